@@ -1,0 +1,42 @@
+/* rbd_data: the scratch arrays of the base algorithms, made once per model. */
+#include <stdlib.h>
+#include "dynamics.h"
+
+void rbd_data_free(rbd_data *d)
+{
+    if (!d) return;
+    free(d->Xup); free(d->X0); free(d->v); free(d->a); free(d->f); free(d->c); free(d->pA); free(d->IA);
+    free(d->U); free(d->Dinv); free(d->u); free(d->Ic); free(d->F); free(d->work); free(d->work2);
+    free(d);
+}
+
+rbd_data *rbd_data_new(const rbd_model *m)
+{
+    if (!m) { rbd_fail(RBD_EINVAL, "rbd_data_new: null model"); return NULL; }
+    rbd_data *d = calloc(1, sizeof *d);
+    if (!d) { rbd_fail(RBD_ENOMEM, "out of memory"); return NULL; }
+    size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
+    d->nb = m->nb; d->nv = m->nv;
+    d->Xup = calloc(nb, sizeof *d->Xup);
+    d->X0 = calloc(nb, sizeof *d->X0);
+    d->v = calloc(nb, sizeof *d->v);
+    d->a = calloc(nb, sizeof *d->a);
+    d->f = calloc(nb, sizeof *d->f);
+    d->c = calloc(nb, sizeof *d->c);
+    d->pA = calloc(nb, sizeof *d->pA);
+    d->IA = calloc(nb, sizeof *d->IA);
+    d->U = calloc(nv, sizeof *d->U);
+    d->Dinv = calloc(36 * nb, sizeof *d->Dinv);
+    d->u = calloc(nv, sizeof *d->u);
+    d->Ic = calloc(nb, sizeof *d->Ic);
+    d->F = calloc(nv, sizeof *d->F);
+    d->work = calloc(nv * nv, sizeof *d->work);
+    d->work2 = calloc(nv * nv, sizeof *d->work2);
+    if (!d->Xup || !d->X0 || !d->v || !d->a || !d->f || !d->c || !d->pA || !d->IA || !d->U || !d->Dinv ||
+        !d->u || !d->Ic || !d->F || !d->work || !d->work2) {
+        rbd_data_free(d);
+        rbd_fail(RBD_ENOMEM, "out of memory for the dynamics scratch of %d bodies", m->nb);
+        return NULL;
+    }
+    return d;
+}
