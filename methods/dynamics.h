@@ -33,4 +33,26 @@ void rbd_data_free(rbd_data *d);
 int rbd_rnea(const rbd_model *m, rbd_data *d, const double *q, const double *qd, const double *qdd,
              double *tau);
 
+/* tau = ID(q, qd, qdd) with every spatial quantity in ground coordinates. */
+int rbd_rnea_ground(const rbd_model *m, rbd_data *d, const double *q, const double *qd, const double *qdd,
+                    double *tau);
+
+/* Joint-space inertia matrix M(q) (RBDA Table 6.2), nv x nv, both triangles. */
+int rbd_crba(const rbd_model *m, rbd_data *d, const double *q, double *M);
+
+/* qdd = FD(q, qd, tau) by the articulated-body algorithm (RBDA Table 7.1).
+ * RBD_ESINGULAR, naming the joint, when a joint-space pivot vanishes. */
+int rbd_aba(const rbd_model *m, rbd_data *d, const double *q, const double *qd, const double *tau,
+            double *qdd);
+
+/* In-place sparse LTDL factorisation M = L^T D L with the expanded parent
+ * array (RBDA Tables 6.3, 6.4): on return the strictly lower triangle of LD
+ * holds L (unit diagonal implied) and its diagonal holds D. */
+int rbd_ltdl(const rbd_model *m, double *LD);
+/* x <- M^-1 x from the factors (RBDA Table 6.5). */
+void rbd_ltdl_solve(const rbd_model *m, const double *LD, double *x);
+
+/* M^-1 at q by the chosen variant, nv x nv, both triangles. */
+int rbd_minv(const rbd_model *m, rbd_data *d, rbd_minv_kind kind, const double *q, double *Minv);
+
 #endif

@@ -163,4 +163,13 @@ void rbd_mat_to_user(const rbd_model *m, const double *internal, double *user);
 
 typedef struct rbd_data rbd_data;   /* per-model scratch, see dynamics.h */
 
+typedef enum {
+    RBD_MINV_ANALYTIC = 0,  /* Carpentier's ABA-like O(N^2) inverse             */
+    RBD_MINV_LTDL,          /* CRBA + sparse LTDL (RBDA Tables 6.3-6.5)         */
+    RBD_MINV_LAPACK,        /* CRBA + LAPACKE dpotrf/dpotri                     */
+    RBD_MINV_NKINDS
+} rbd_minv_kind;
+
+const char *rbd_minv_name(rbd_minv_kind k);
+
 #endif

@@ -1,0 +1,60 @@
+/*
+ * The method interface (DESIGN.md, "A method is one file").  Each derivative
+ * method is one translation unit exporting one rbd_method; registry.c lists
+ * them, and the harness, the accuracy audit and the generic tests iterate that
+ * list, so a method joins all of them by being registered.
+ *
+ * Life cycle: init once per (model, options) -> workspace; eval any number of
+ * times (never allocates, never prints); fini.  All vectors and matrices are
+ * in the model's internal (depth-first) numbering; nv x nv outputs are
+ * column-major.
+ */
+#ifndef RBD_METHOD_H
+#define RBD_METHOD_H
+
+#include "rbd.h"
+
+typedef enum {
+    RBD_ID_DERIVS = 1,      /* tau, dtau_dq, dtau_dv at (q, v, a)                */
+    RBD_FD_DERIVS = 2       /* qdd, dqdd_dq, dqdd_dv, dqdd_dtau at (q, v, tau)   */
+} rbd_output;
+
+
+typedef struct {
+    rbd_minv_kind minv;     /* M^-1 variant of the FD methods (default analytic) */
+    int fd_forward;         /* finite differences: forward instead of central   */
+    double cs_step;         /* complex step h (default 1e-20)                    */
+    int fdsva_crossover;    /* fdsva: DMM below this nv, AZA at and above; 0 = built-in default */
+} rbd_options;
+
+void rbd_options_default(rbd_options *o);
+
+/* Outputs; the caller owns every buffer.  ID methods fill tau, dtau_dq,
+ * dtau_dv; FD methods fill qdd, dqdd_dq, dqdd_dv, dqdd_dtau (= M^-1). */
+typedef struct {
+    double *tau, *dtau_dq, *dtau_dv;
+    double *qdd, *dqdd_dq, *dqdd_dv, *dqdd_dtau;
+} rbd_derivs;
+
+typedef struct rbd_method {
+    const char *name;       /* "idsva", "rneacr", "fdsva-aza", ...              */
+    const char *summary;    /* one line, cites the paper / section              */
+    rbd_output output;
+    unsigned joints;        /* bit (1u << rbd_joint_type) per supported joint   */
+    int (*init)(const rbd_model *m, const rbd_options *o, void **ws);
+    int (*eval)(void *ws, const rbd_state *x, rbd_derivs *out);
+    void (*fini)(void *ws);
+} rbd_method;
+
+#define RBD_JOINTS_1DOF ((1u << RBD_JOINT_REVOLUTE) | (1u << RBD_JOINT_PRISMATIC))
+#define RBD_JOINTS_ALL ((1u << RBD_JOINT_NTYPES) - 1u)
+
+/* NULL-terminated list of every registered method. */
+extern const rbd_method *const rbd_methods[];
+int rbd_method_count(void);
+const rbd_method *rbd_method_find(const char *name);
+/* 0 if the method supports every joint of the model, else RBD_ENOTSUP with a
+ * message naming the joint. */
+int rbd_method_supports(const rbd_method *meth, const rbd_model *m);
+
+#endif
