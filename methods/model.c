@@ -101,8 +101,9 @@ static int psd3(const double A[9], double scale)
     return det >= -tol * tol * tol;
 }
 
-static int add_warning(rbd_model *m, const char *msg)
+int rbd_model_add_warning(rbd_model *m, const char *msg)
 {
+    if (!m || !msg) return rbd_fail(RBD_EINVAL, "rbd_model_add_warning: null argument");
     char **w = realloc(m->warn, (size_t)(m->nwarn + 1) * sizeof *w);
     if (!w) return rbd_fail(RBD_ENOMEM, "out of memory recording a warning");
     m->warn = w;
@@ -160,7 +161,7 @@ static int check_body(const rbd_builder *b, int i, const rbd_model_opts *o, rbd_
         snprintf(msg, sizeof msg,
                  "body %d ('%s'): principal moments of inertia violate the triangle inequality", i + 1, bn);
         if (o->strict) return rbd_fail(RBD_EINVAL, "%s (strict mode)", msg);
-        int rc = add_warning(m, msg);
+        int rc = rbd_model_add_warning(m, msg);
         if (rc) return rc;
     }
     return RBD_OK;

@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "spatial.h"
 
 /* ---------------------------------------------------------------- errors */
@@ -117,6 +118,8 @@ int rbd_builder_add(rbd_builder *b, int parent, const rbd_joint *j, const sp_xfo
 int rbd_builder_finish(rbd_builder *b, const rbd_model_opts *o, const char *spec, rbd_model **out);
 
 void rbd_model_free(rbd_model *m);
+/* Appends a copy of msg to m->warn (loaders record what they had to bend). */
+int rbd_model_add_warning(rbd_model *m, const char *msg);
 
 /* spatial_v2 autoTree(N, bf, skew, taper) exactly as DESIGN.md defines it. */
 int rbd_autotree(int N, double bf, double skew, double taper, const rbd_model_opts *o,
@@ -126,6 +129,9 @@ int rbd_model_from_spec(const char *spec, const rbd_model_opts *o, rbd_model **o
 
 /* Load a URDF file (urdf.c); freeflyer puts a free-flyer joint at the root. */
 int rbd_urdf_load(const char *path, int freeflyer, const rbd_model_opts *o, rbd_model **out);
+/* Writes m as URDF, bodies in the user numbering (urdf_write.c): revolute ->
+ * continuous, prismatic, free-flyer -> floating; spherical is RBD_ENOTSUP. */
+int rbd_urdf_write(const rbd_model *m, FILE *f);
 
 /* Joint transform X_J(q) of body i (joint frame -> body frame). */
 void rbd_jcalc(const rbd_model *m, int i, const double *q, sp_xform *XJ);
