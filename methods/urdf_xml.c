@@ -87,13 +87,14 @@ static int read_file(const char *path, char **buf, size_t *len)
             }
             b = nb;
         }
+        errno = 0;
         size_t got = fread(b + n, 1, cap - n, f);
         n += got;
         if (got == 0) break;
     }
-    int err = ferror(f);
+    int err = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
-    if (err) { free(b); return rbd_fail(RBD_EIO, "%s: read error", path); }
+    if (err) { free(b); return rbd_fail(RBD_EIO, "%s: cannot read: %s", path, strerror(err)); }
     *buf = b; *len = n;
     return RBD_OK;
 }

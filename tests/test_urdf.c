@@ -459,6 +459,7 @@ static void test_bad_files(void **s)
         { "non_psd.urdf", RBD_EINVAL, "non_psd.urdf:7:", "link 'l1': <inertia> is not positive semi-definite" },
         { "massless.urdf", RBD_ESINGULAR, "massless.urdf", "joint 'sensor_joint' moves no mass" },
         { "no_such_file.urdf", RBD_EIO, "no_such_file.urdf", "cannot open" },
+        { ".", RBD_EIO, "urdf/.", "cannot read: Is a directory" },
     };
     /* libxml2 must print nothing: send stderr to a file while loading */
     char errpath[1024];
