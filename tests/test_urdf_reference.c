@@ -2,14 +2,59 @@
  * URDF models against Pinocchio (../shared/reference): the joint order of the
  * state file's comment, RNEA's tau at (q, v, a), and M(q) assembled column by
  * column from RNEA (M e_j = tau(q, 0, e_j) - tau(q, 0, 0) with gravity off),
- * all in the user numbering, to 1e-9.  hyq_freeflyer exercises the free-flyer
- * conventions (q = [x y z qx qy qz qw], v = [lin; ang] in the base frame).
+ * and dtau/dq, dtau/dv by complex step through the tangent-space integration
+ * (q (+) i h e_j = q * exp(i h e_j)), all in the user numbering, to 1e-9.
+ * hyq_freeflyer exercises the free-flyer conventions (q = [x y z qx qy qz qw],
+ * v = [lin; ang] in the base frame, right perturbation q * exp(d)).
  */
+#include <complex.h>
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
 #include "dynamics.h"
+#include "joint.h"
 #include "rbd_io.h"
+
+/* spz_rnea: the same RNEA source in double complex */
+#define T double complex
+#define SP(name) spz_##name
+#define SPT(name) spz_##name
+#include "rnea_tpl.h"
+
+/* Complex-step columns of dtau/dq (tangent directions) and dtau/dv, internal
+ * numbering; every column is exact to rounding (no subtraction). */
+static void cs_derivs(const rbd_model *m, const double *q, const double *v, const double *a, double *dq, double *dv)
+{
+    const double h = 1e-20;
+    int nb = m->nb, nq = m->nq, nv = m->nv;
+    spz_xform *Xt = malloc(sizeof *Xt * nb), *Xup = malloc(sizeof *Xup * nb);
+    spz_inertia *Ib = malloc(sizeof *Ib * nb);
+    double complex (*vb)[6] = malloc(sizeof *vb * nb), (*ab)[6] = malloc(sizeof *ab * nb);
+    double complex (*fb)[6] = malloc(sizeof *fb * nb);
+    double complex *qc = malloc(sizeof *qc * nq), *qp = malloc(sizeof *qp * nq), *d = malloc(sizeof *d * nv);
+    double complex *vc = malloc(sizeof *vc * nv), *ac = malloc(sizeof *ac * nv), *tc = malloc(sizeof *tc * nv);
+    for (int k = 0; k < nb; k++) {
+        for (int c = 0; c < 9; c++) { Xt[k].E[c] = m->Xtree[k].E[c]; Ib[k].Ib[c] = m->inertia[k].Ib[c]; }
+        for (int c = 0; c < 3; c++) { Xt[k].r[c] = m->Xtree[k].r[c]; Ib[k].h[c] = m->inertia[k].h[c]; }
+        Ib[k].m = m->inertia[k].m;
+    }
+    for (int k = 0; k < nq; k++) qc[k] = q[k];
+    for (int k = 0; k < nv; k++) { vc[k] = v[k]; ac[k] = a[k]; }
+    for (int j = 0; j < nv; j++) {
+        for (int k = 0; k < nv; k++) d[k] = 0;
+        d[j] = I * h;
+        for (int k = 0; k < nb; k++)
+            spz_integrate_joint(&m->joint[k], qc + m->idx_q[k], d + m->idx_v[k], 1, qp + m->idx_q[k]);
+        spz_rnea(m, Xt, Ib, Xup, vb, ab, fb, qp, vc, ac, tc);
+        for (int i = 0; i < nv; i++) dq[i + (size_t)nv * j] = cimag(tc[i]) / h;
+        vc[j] += I * h;
+        spz_rnea(m, Xt, Ib, Xup, vb, ab, fb, qc, vc, ac, tc);
+        vc[j] = v[j];
+        for (int i = 0; i < nv; i++) dv[i + (size_t)nv * j] = cimag(tc[i]) / h;
+    }
+    free(Xt); free(Xup); free(Ib); free(vb); free(ab); free(fb); free(qc); free(qp); free(d); free(vc); free(ac);
+    free(tc);
+}
 
 static rbd_model *load(const char *file, int freeflyer, int gravity)
 {
@@ -101,6 +146,21 @@ static void check_case(const char *name, const char *file, int freeflyer)
     char what[300];
     snprintf(what, sizeof what, "%s M", name);
     tu_assert_close(what, M_user, M_ref->x, (size_t)nv, (size_t)nv, 1e-9);
+
+    /* dtau/dq in Pinocchio's tangent space and dtau/dv */
+    const rbd_block *dq_ref = rbd_blocks_find(b, nbk, "dtau_dq"), *dv_ref = rbd_blocks_find(b, nbk, "dtau_dv");
+    assert_non_null(dq_ref);
+    assert_non_null(dv_ref);
+    double *dq = malloc(sizeof(double) * nv * nv), *dv = malloc(sizeof(double) * nv * nv);
+    rbd_v_from_user(m, sf.a, a);
+    cs_derivs(m, q, v, a, dq, dv);
+    rbd_mat_to_user(m, dq, M_user);
+    snprintf(what, sizeof what, "%s dtau_dq", name);
+    tu_assert_close(what, M_user, dq_ref->x, (size_t)nv, (size_t)nv, 1e-9);
+    rbd_mat_to_user(m, dv, M_user);
+    snprintf(what, sizeof what, "%s dtau_dv", name);
+    tu_assert_close(what, M_user, dv_ref->x, (size_t)nv, (size_t)nv, 1e-9);
+    free(dq); free(dv);
 
     free(q); free(v); free(a); free(tau); free(tau_user); free(zero); free(bias); free(M); free(M_user);
     rbd_data_free(d); rbd_data_free(d0);
