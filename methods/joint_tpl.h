@@ -76,7 +76,8 @@ static inline void SP(so3_coeffs)(T th2, T *a, T *b, T *c)
     } else {
         T t = sqrt(th2);
         *a = sin(t) / t;
-        *b = (1 - cos(t)) / th2;
+        T sh = sin(t / 2);
+        *b = 2 * sh * sh / th2;             /* 1 - cos t would cancel for small t */
         *c = (t - sin(t)) / (th2 * t);
     }
 }
