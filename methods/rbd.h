@@ -127,7 +127,13 @@ int rbd_autotree(int N, double bf, double skew, double taper, const rbd_model_op
 /* "autotree:N=100,bf=2,skew=0,taper=1" or "urdf:PATH[,freeflyer]". */
 int rbd_model_from_spec(const char *spec, const rbd_model_opts *o, rbd_model **out);
 
-/* Load a URDF file (urdf.c); freeflyer puts a free-flyer joint at the root. */
+/* Load a URDF file (urdf.c); freeflyer puts a free-flyer joint ("root_joint")
+ * between the world and the root link, otherwise the root link is welded to
+ * the world.  As urdfdom/Pinocchio: joints numbered depth-first from the root,
+ * siblings by joint name; fixed joints merged (inertia lumped into the moving
+ * body above); revolute/continuous, prismatic, floating (-> free-flyer).  A
+ * <mimic> joint loads as an independent joint with a warning in m->warn, and
+ * is RBD_ENOTSUP when o->strict.  Errors name file:line and the element. */
 int rbd_urdf_load(const char *path, int freeflyer, const rbd_model_opts *o, rbd_model **out);
 /* Writes m as URDF, bodies in the user numbering (urdf_write.c): revolute ->
  * continuous, prismatic, free-flyer -> floating; spherical is RBD_ENOTSUP. */

@@ -335,6 +335,24 @@ static void test_fixed_merge(void **s)
     remove(pa); remove(pb);
 }
 
+/* A lone link: a free-flyer body, or nothing to move. */
+static void test_single_link(void **s)
+{
+    (void)s;
+    const char *path = write_tmp("one", "<robot name=\"one\"><link name=\"box\"><inertial><mass value=\"2\"/>"
+                                        "<inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/>"
+                                        "</inertial></link></robot>");
+    rbd_model *m = load_or_fail(path, 1);
+    assert_int_equal(m->nq, 7);
+    assert_int_equal(m->nv, 6);
+    assert_string_equal(m->body_name[0], "box");
+    rbd_model_free(m);
+    m = NULL;
+    assert_int_equal(rbd_urdf_load(path, 0, NULL, &m), RBD_EINVAL);
+    assert_non_null(strstr(rbd_last_error(), "no moving joint"));
+    remove(path);
+}
+
 /* ---- export ---- */
 
 static rbd_model *roundtrip(const rbd_model *m, const char *tag)
@@ -452,6 +470,7 @@ static void test_bad_files(void **s)
         { "two_parents.urdf", RBD_EINVAL, "two_parents.urdf:8:", "link 'b' is already the child of joint 'j2'" },
         { "missing_link.urdf", RBD_EINVAL, "missing_link.urdf:6:", "joint 'j2': child link 'ghost' is not defined" },
         { "duplicate_link.urdf", RBD_EINVAL, "duplicate_link.urdf:5:", "link 'a' is defined twice" },
+        { "duplicate_joint.urdf", RBD_EINVAL, "duplicate_joint.urdf:7:", "joint 'j1' is defined twice" },
         { "bad_number.urdf", RBD_EPARSE, "bad_number.urdf:13:", "joint 'j1': <origin xyz=\"1.0x 0 0\">: '1.0x'" },
         { "short_vector.urdf", RBD_EPARSE, "short_vector.urdf:13:", "expected 3 numbers, found 2" },
         { "missing_attr.urdf", RBD_EPARSE, "missing_attr.urdf:10:", "joint 'j1': <joint> has no 'type'" },
@@ -471,6 +490,7 @@ static void test_bad_files(void **s)
     dup2(fileno(ef), 2);
     int ncase = (int)(sizeof cases / sizeof cases[0]), rcs[32], nulled[32];
     char msgs[32][1024];
+    assert_true(ncase <= 32);
     for (int c = 0; c < ncase; c++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/tests/data/urdf/%s", RBD_SOURCE_DIR, cases[c].file);
@@ -506,6 +526,7 @@ int main(void)
         cmocka_unit_test(test_mimic),
         cmocka_unit_test(test_rpy_convention),
         cmocka_unit_test(test_fixed_merge),
+        cmocka_unit_test(test_single_link),
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_roundtrip_gimbal),
         cmocka_unit_test(test_export_rejects),
