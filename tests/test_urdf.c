@@ -262,7 +262,9 @@ static void test_rpy_convention(void **s)
         "<inertia ixx=\"0.5\" ixy=\"0.02\" ixz=\"-0.03\" iyy=\"0.4\" iyz=\"0.01\" izz=\"0.3\"/></inertial></link>"
         "<joint name=\"j\" type=\"continuous\"><parent link=\"base\"/><child link=\"l\"/>"
         "<origin xyz=\"1 -2 3\" rpy=\"0.3 -1.1 0.7\"/><axis xyz=\"0 0 2\"/></joint></robot>";
-    rbd_model *m = load_or_fail(write_tmp("rpy", xml), 0);
+    const char *path = write_tmp("rpy", xml);
+    rbd_model *m = load_or_fail(path, 0);
+    remove(path);
     double Rz[9], Ry[9], Rx[9], T[9], R[9];
     rot(2, 0.7, Rz); rot(1, -1.1, Ry); rot(0, 0.3, Rx);
     mul3(Rz, Ry, T); mul3(T, Rx, R);
