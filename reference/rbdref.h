@@ -90,7 +90,9 @@ int rbdref_eval(const rbd_model *m, const double *q, const double *v, const doub
  * parameter), the state values, the precision and the step.  Files are
  * written atomically (temporary file in dir, fsync, rename) and carry a
  * checksum and an end marker; a corrupt or truncated file is recomputed and
- * replaced.  *hit (if non-NULL) tells whether the cache answered.
+ * replaced.  *hit (if non-NULL) tells whether the cache answered.  If the
+ * evaluation succeeds but the file cannot be written, RBD_EIO is returned
+ * and r still holds the evaluated reference.
  */
 int rbdref_eval_cached(const char *dir, const rbd_model *m, const double *q, const double *v,
                        const double *a, const double *tau, const rbdref_opts *o, rbdref_result *r,
