@@ -131,10 +131,19 @@ static void test_minv_times_m(void **st)
 
 static void check_pinocchio(const char *name, const char *spec)
 {
-    char st[256], ex[256];
+    char st[256], ex[256], sp[1200];
     snprintf(st, sizeof st, "reference/%s.state", name);
     snprintf(ex, sizeof ex, "reference/%s.expected", name);
-    rbd_model *m = tu_model(spec);
+    rbd_model *m = NULL;
+    if (!strncmp(spec, "urdf:", 5)) {
+        /* URDF models come with the loader (issue 7); until it is in this build, skip */
+        snprintf(sp, sizeof sp, "urdf:%s", tu_shared_path(2, spec + 5));
+        int rc = rbd_model_from_spec(sp, NULL, &m);
+        if (rc == RBD_ENOTSUP) { skip(); return; }
+        if (rc) fail_msg("%s: %s", sp, rbd_last_error());
+    } else {
+        m = tu_model(spec);
+    }
     rbd_state_file sf;
     assert_int_equal(rbd_state_file_read(tu_shared_path(0, st), m, &sf), 0);
     rbd_block *b;
@@ -180,11 +189,22 @@ static void test_pinocchio_N8(void **s)
     check_pinocchio("autotree_N8_bf1_skew0.6_taper0.9", "autotree:N=8,bf=1,skew=0.6,taper=0.9");
 }
 
+static void test_pinocchio_double_pendulum(void **s)
+{
+    (void)s;
+    check_pinocchio("double_pendulum", "urdf:models/double_pendulum.urdf");
+}
+static void test_pinocchio_ur5(void **s) { (void)s; check_pinocchio("ur5", "urdf:models/ur5.urdf"); }
+static void test_pinocchio_hyq(void **s) { (void)s; check_pinocchio("hyq_freeflyer", "urdf:models/hyq.urdf,freeflyer"); }
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pinocchio_N6),
         cmocka_unit_test(test_pinocchio_N8),
+        cmocka_unit_test(test_pinocchio_double_pendulum),
+        cmocka_unit_test(test_pinocchio_ur5),
+        cmocka_unit_test(test_pinocchio_hyq),
         cmocka_unit_test(test_precision_and_step),
         cmocka_unit_test(test_minv_times_m),
     };
