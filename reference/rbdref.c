@@ -103,7 +103,6 @@ mpfr_ptr rbdref_mp_get(const rbdref_mp *r, const char *name, int *rows, int *col
 int rbdref_mp_round(const rbdref_mp *src, rbdref_result *dst)
 {
     if (!src || !dst || src->nv != dst->nv) return rbd_fail(RBD_EINVAL, "rbdref_mp_round: size mismatch");
-    size_t nv = (size_t)src->nv;
     dst->has_id = src->has_id;
     dst->has_fd = src->has_fd;
     for (int k = 0; k < 8; k++) {
@@ -113,7 +112,6 @@ int rbdref_mp_round(const rbdref_mp *src, rbdref_result *dst)
         if (!s) continue;
         for (size_t e = 0; e < (size_t)rows * cols; e++) d[e] = mpfr_get_d(s + e, MPFR_RNDN);
     }
-    (void)nv;
     return RBD_OK;
 }
 

@@ -6,7 +6,8 @@
  *                    Ia_i = IA_i - U_i D_i^-1 U_i^T   (pass 2, inertia half);
  *   ref_aba_bias:    passes 1-3 for the velocity-dependent and force terms.
  * Multi-DOF joints use n_i x n_i blocks, inverted by Gauss-Jordan without
- * pivoting (D_i is symmetric positive definite; no comparisons on values).
+ * pivoting (D_i is symmetric positive definite, so no pivot search -- a
+ * comparison on values -- is needed; an exactly zero pivot is refused).
  */
 #include "ref_ws.h"
 

@@ -12,8 +12,8 @@
  *    X = [E 0; -E rx E] (E rotates parent into body coordinates, r is the
  *    body origin in parent coordinates);
  *  - 6x6 matrices (inertias) row-major.
- * Every operation is analytic (multiplications, additions, divisions, sin,
- * cos, sqrt of values away from the branch cut): complex step needs that.
+ * Every operation on a value is analytic (+, -, *, /, sin, cos; no abs,
+ * conj, comparison or branch on a value): complex step needs that.
  * Outputs must not alias inputs unless said.
  */
 #ifndef RBDREF_WS_H

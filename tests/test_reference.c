@@ -127,6 +127,84 @@ static void test_minv_times_m(void **st)
     rbd_model_free(m);
 }
 
+/* ---- exact zeros where no operation links input and output (accuracy.h's rule) ---- */
+
+static int related(const rbd_model *m, int i, int j)   /* i ancestor-or-self of j, or j of i */
+{
+    for (int k = j; k >= 0; k = m->parent[k]) if (k == i) return 1;
+    for (int k = i; k >= 0; k = m->parent[k]) if (k == j) return 1;
+    return 0;
+}
+
+static void test_structural_zeros(void **st)
+{
+    (void)st;
+    rbd_model *m = tu_model("autotree:N=12,bf=2,skew=0.7,taper=0.9");
+    state s = random_state(m, 8);
+    rbdref_result r;
+    assert_int_equal(rbdref_result_init(&r, m->nv), 0);
+    rbdref_opts o = opts(256, 0);
+    assert_int_equal(rbdref_eval(m, s.q, s.v, s.a, s.tau, &o, &r), 0);
+    int n = m->nv, zeros = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            int rel = related(m, m->dof_body[i], m->dof_body[j]);
+            const double *X[3] = { r.M, r.dtau_dq, r.dtau_dv };
+            for (int k = 0; k < 3; k++) {
+                double x = X[k][i + n * j];
+                if (!rel && x != 0.0) fail_msg("output %d (%d,%d) = %g: bodies on different branches", k, i, j, x);
+                if (rel && k == 0 && x == 0.0) fail_msg("M (%d,%d) is exactly zero", i, j);
+                zeros += x == 0.0;
+            }
+        }
+    assert_true(zeros > 0);
+    rbdref_result_free(&r);
+    state_free(&s);
+    rbd_model_free(m);
+}
+
+/* ---- the thread count does not change a bit; bad arguments are refused ---- */
+
+static void test_threads_and_errors(void **st)
+{
+    (void)st;
+    rbd_model *m = tu_model("autotree:N=6,bf=1.5,skew=0.4,taper=0.9");
+    state s = random_state(m, 4);
+    int n = m->nv;
+    rbdref_result r1, r3;
+    assert_int_equal(rbdref_result_init(&r1, n), 0);
+    assert_int_equal(rbdref_result_init(&r3, n), 0);
+    rbdref_opts o = opts(256, 0);
+    o.nthreads = 1;
+    assert_int_equal(rbdref_eval(m, s.q, s.v, s.a, s.tau, &o, &r1), 0);
+    o.nthreads = 3;
+    assert_int_equal(rbdref_eval(m, s.q, s.v, s.a, s.tau, &o, &r3), 0);
+    assert_memory_equal(r1.tau, r3.tau, sizeof(double) * (size_t)(2 * n + 6 * n * n));
+    /* ID only / FD only */
+    assert_int_equal(rbdref_eval(m, s.q, s.v, NULL, s.tau, &o, &r3), 0);
+    assert_int_equal(r3.has_id, 0);
+    assert_int_equal(r3.has_fd, 1);
+    assert_null(rbdref_result_get(&r3, "dtau_dq", NULL, NULL));
+    assert_memory_equal(r1.dqdd_dq, r3.dqdd_dq, sizeof(double) * (size_t)(n * n));
+    assert_int_equal(rbdref_eval(m, s.q, s.v, s.a, NULL, &o, &r3), 0);
+    assert_int_equal(r3.has_fd, 0);
+    assert_memory_equal(r1.dtau_dq, r3.dtau_dq, sizeof(double) * (size_t)(n * n));
+    /* refused: too little precision, a positive step, a result of the wrong size */
+    o.prec = 32;
+    assert_int_equal(rbdref_eval(m, s.q, s.v, s.a, s.tau, &o, &r3), RBD_EINVAL);
+    o = opts(256, 3);
+    assert_int_equal(rbdref_eval(m, s.q, s.v, s.a, s.tau, &o, &r3), RBD_EINVAL);
+    assert_non_null(strstr(rbd_last_error(), "step"));
+    rbdref_result small;
+    assert_int_equal(rbdref_result_init(&small, n - 1), 0);
+    assert_int_equal(rbdref_eval(m, s.q, s.v, s.a, s.tau, NULL, &small), RBD_EINVAL);
+    rbdref_result_free(&small);
+    rbdref_result_free(&r1);
+    rbdref_result_free(&r3);
+    state_free(&s);
+    rbd_model_free(m);
+}
+
 /* ---- Pinocchio's stored values (user numbering) ---- */
 
 static void check_pinocchio(const char *name, const char *spec)
@@ -207,6 +285,10 @@ int main(void)
         cmocka_unit_test(test_pinocchio_hyq),
         cmocka_unit_test(test_precision_and_step),
         cmocka_unit_test(test_minv_times_m),
+        cmocka_unit_test(test_structural_zeros),
+        cmocka_unit_test(test_threads_and_errors),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    mpfr_free_cache();
+    return rc;
 }
