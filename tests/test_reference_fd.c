@@ -185,11 +185,54 @@ static void test_multidof(void **st)
     rbd_model_free(m);
 }
 
+/* The Lie-group perturbation at full precision: 256 vs 512 bits and two steps agree to 1e-60. */
+static void test_multidof_precision(void **st)
+{
+    (void)st;
+    rbd_model *m = multidof_tree();
+    int n = m->nv;
+    double *q = malloc(sizeof(double) * m->nq), *v = malloc(sizeof(double) * n), *a = malloc(sizeof(double) * n);
+    double *tau = malloc(sizeof(double) * n);
+    rbd_rng rng;
+    rbd_rng_seed(&rng, 31);
+    rbd_random_state(m, &rng, q, v, a, tau);
+    const int precs[3] = { 256, 512, 256 };
+    const long steps[3] = { 0, 0, -150 };
+    rbdref_mp r[3];
+    for (int k = 0; k < 3; k++) {
+        rbdref_opts o;
+        rbdref_opts_default(&o);
+        o.prec = precs[k];
+        o.h_log2 = steps[k];
+        assert_int_equal(rbdref_mp_init(&r[k], n, o.prec), 0);
+        if (rbdref_eval_mp(m, q, v, a, tau, &o, &r[k])) fail_msg("%s", rbd_last_error());
+    }
+    const char *names[] = { "tau", "M", "dtau_dq", "dtau_dv", "qdd", "dqdd_dq", "dqdd_dv", "Minv" };
+    mpfr_t d;
+    mpfr_init2(d, 64);
+    for (int k = 1; k < 3; k++)
+        for (int o = 0; o < 8; o++) {
+            int rows, cols;
+            mpfr_ptr x = rbdref_mp_get(&r[0], names[o], &rows, &cols), y = rbdref_mp_get(&r[k], names[o], NULL, NULL);
+            for (int e = 0; e < rows * cols; e++) {
+                mpfr_sub(d, x + e, y + e, MPFR_RNDN);
+                if (!(fabs(mpfr_get_d(d, MPFR_RNDN)) <= 1e-60 * fmax(1, fabs(mpfr_get_d(y + e, MPFR_RNDN)))))
+                    fail_msg("multidof %s entry %d: %s differs by %g", names[o], e,
+                             k == 1 ? "512 bits" : "step 2^-150", mpfr_get_d(d, MPFR_RNDN));
+            }
+        }
+    mpfr_clear(d);
+    for (int k = 0; k < 3; k++) rbdref_mp_clear(&r[k]);
+    free(q); free(v); free(a); free(tau);
+    rbd_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_autotree),
         cmocka_unit_test(test_multidof),
+        cmocka_unit_test(test_multidof_precision),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mpfr_free_cache();
