@@ -1,0 +1,139 @@
+/*
+ * The reference cache: a second call hits and returns bit-identical values, a
+ * truncated or corrupted file is detected and rebuilt, different inputs or
+ * options get different files, and no temporary file is left behind.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "testutil.h"
+#include "rbdref.h"
+
+typedef struct { double q[16], v[16], a[16], tau[16]; } st8;
+
+static void eval_cached(const char *dir, const rbd_model *m, const st8 *s, const rbdref_opts *o,
+                        rbdref_result *r, int expect_hit)
+{
+    int hit = -1;
+    if (rbdref_eval_cached(dir, m, s->q, s->v, s->a, s->tau, o, r, &hit)) fail_msg("%s", rbd_last_error());
+    if (hit != expect_hit) fail_msg("cache %s, expected a %s", hit ? "hit" : "miss", expect_hit ? "hit" : "miss");
+}
+
+static void assert_same(const rbdref_result *x, const rbdref_result *y)
+{
+    size_t n = (size_t)x->nv;
+    assert_int_equal(x->has_id, y->has_id);
+    assert_int_equal(x->has_fd, y->has_fd);
+    /* bit-identical: every array of the contiguous block */
+    assert_memory_equal(x->tau, y->tau, sizeof(double) * (2 * n + 6 * n * n));
+}
+
+static long file_size(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) ? -1 : (long)sb.st_size;
+}
+
+static int count_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.') n++;
+    closedir(d);
+    return n;
+}
+
+static void test_cache(void **st)
+{
+    (void)st;
+    char dir[] = RBD_BINARY_DIR "/test-cache-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    rbd_model *m = tu_model("autotree:N=6,bf=2,skew=0.5,taper=0.9");
+    st8 s;
+    rbd_rng rng;
+    rbd_rng_seed(&rng, 9);
+    rbd_random_state(m, &rng, s.q, s.v, s.a, s.tau);
+    rbdref_opts o;
+    rbdref_opts_default(&o);
+    rbdref_result direct, r1, r2;
+    assert_int_equal(rbdref_result_init(&direct, m->nv), 0);
+    assert_int_equal(rbdref_result_init(&r1, m->nv), 0);
+    assert_int_equal(rbdref_result_init(&r2, m->nv), 0);
+    assert_int_equal(rbdref_eval(m, s.q, s.v, s.a, s.tau, &o, &direct), 0);
+
+    eval_cached(dir, m, &s, &o, &r1, 0);
+    assert_same(&r1, &direct);
+    eval_cached(dir, m, &s, &o, &r2, 1);
+    assert_same(&r2, &direct);
+    assert_int_equal(count_files(dir), 1);
+
+    char path[4096];
+    assert_int_equal(rbdref_cache_path(dir, m, s.q, s.v, s.a, s.tau, &o, path, sizeof path), 0);
+    long size = file_size(path);
+    assert_true(size > 100);
+
+    /* truncated (as by a crash without the atomic rename): detected, rebuilt */
+    const long cuts[] = { size / 2, size - 1, size - 10, 30 };
+    for (int k = 0; k < 4; k++) {
+        assert_int_equal(truncate(path, cuts[k]), 0);
+        memset(r2.tau, 0, sizeof(double) * 8);
+        eval_cached(dir, m, &s, &o, &r2, 0);
+        assert_same(&r2, &direct);
+        assert_int_equal(file_size(path), size);
+        eval_cached(dir, m, &s, &o, &r2, 1);
+    }
+
+    /* one changed byte in the middle of the values: checksum mismatch */
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, size / 2, SEEK_SET), 0);
+    int ch = fgetc(f);
+    assert_int_equal(fseek(f, size / 2, SEEK_SET), 0);
+    fputc(ch == '1' ? '2' : '1', f);
+    fclose(f);
+    eval_cached(dir, m, &s, &o, &r2, 0);
+    assert_same(&r2, &direct);
+    eval_cached(dir, m, &s, &o, &r2, 1);
+
+    /* other inputs, other precision, ID-only: other files */
+    s.v[2] = nextafter(s.v[2], 2.0);
+    eval_cached(dir, m, &s, &o, &r2, 0);
+    assert_int_equal(count_files(dir), 2);
+    o.prec = 320;
+    eval_cached(dir, m, &s, &o, &r2, 0);
+    assert_int_equal(rbdref_eval_cached(dir, m, s.q, s.v, s.a, NULL, &o, &r2, NULL), 0);
+    assert_int_equal(r2.has_fd, 0);
+    assert_null(rbdref_result_get(&r2, "qdd", NULL, NULL));
+    eval_cached(dir, m, &s, &o, &r2, 1);            /* the full one is still there */
+    assert_int_equal(r2.has_fd, 1);
+    assert_int_equal(count_files(dir), 4);          /* no temporary files left */
+
+    /* clean up */
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char p[4200];
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.') { snprintf(p, sizeof p, "%s/%s", dir, e->d_name); unlink(p); }
+    closedir(d);
+    rmdir(dir);
+    rbdref_result_free(&direct); rbdref_result_free(&r1); rbdref_result_free(&r2);
+    rbd_model_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cache),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    mpfr_free_cache();
+    return rc;
+}
