@@ -6,6 +6,7 @@
 #include <string.h>
 #include "atomicio.h"
 #include "cli.h"
+#include "dynamics.h"
 #include "rbd_io.h"
 
 static const char help[] =
@@ -13,7 +14,8 @@ static const char help[] =
     "Evaluates METHOD at the state in FILE and prints every output as\n"
     "'<name> <rows> <cols>' blocks at %.17g, in the user's numbering:\n"
     "  ID methods: tau, dtau_dq, dtau_dv      (state needs q, v, a)\n"
-    "  FD methods: qdd, dqdd_dq, dqdd_dv, dqdd_dtau (state needs q, v, tau)\n\n"
+    "  FD methods: qdd, dqdd_dq, dqdd_dv, dqdd_dtau (state needs q, v, tau)\n"
+    "  base algorithms (rnea, ...): their one output (see rbdiff methods)\n\n"
     "  --model SPEC     autotree:N=..,bf=..,skew=..,taper=.. or urdf:PATH[,freeflyer]\n"
     "  --state FILE     lines 'q ...', 'v ...', 'a ...' / 'tau ...' ('#' comments)\n"
     "  --out FILE       write there (atomically) instead of stdout\n"
@@ -27,6 +29,8 @@ typedef struct {
     rbd_output kind;
     rbd_derivs d;
     double *user;      /* nv*nv scratch in user numbering */
+    const rbd_base_algo *base;
+    double *base_out;  /* the base algorithm's output (internal numbering) */
 } eval_out;
 
 static int write_blocks(FILE *f, void *p)
@@ -36,7 +40,10 @@ static int write_blocks(FILE *f, void *p)
     int nv = m->nv, rc = 0;
     struct { const char *name; double *x; int mat; } b[4];
     int nblk;
-    if (e->kind == RBD_ID_DERIVS) {
+    if (e->base) {
+        b[0].name = e->base->out; b[0].x = e->base_out; b[0].mat = e->base->out_matrix;
+        nblk = 1;
+    } else if (e->kind == RBD_ID_DERIVS) {
         b[0].name = "tau"; b[0].x = e->d.tau; b[0].mat = 0;
         b[1].name = "dtau_dq"; b[1].x = e->d.dtau_dq; b[1].mat = 1;
         b[2].name = "dtau_dv"; b[2].x = e->d.dtau_dv; b[2].mat = 1;
@@ -103,8 +110,6 @@ int cmd_eval(int argc, char **argv)
     }
     cli_target t;
     if (cli_find_target("eval", argv[optind], &t)) return EXIT_USAGE;
-    if (!t.method)
-        return cli_error("eval", EXIT_USAGE, "'%s' is a base algorithm; eval takes a derivative method", argv[optind]);
     const rbd_method *meth = t.method;
     rbd_model *m;
     int rc = cli_model("eval", spec, &m);
@@ -119,28 +124,38 @@ int cmd_eval(int argc, char **argv)
         rbd_model_free(m);
         return EXIT_FAIL;
     }
-    int id = meth->output == RBD_ID_DERIVS;
-    const char *missing = !sf.v ? "v" : id && !sf.a ? "a" : !id && !sf.tau ? "tau" : NULL;
+    int id = meth ? meth->output == RBD_ID_DERIVS : !strcmp(t.base->needs, "a");
+    const char *need = meth ? (id ? "a" : "tau") : t.base->needs;
+    const char *missing = !sf.v ? "v" : !strcmp(need, "a") && !sf.a ? "a" : !strcmp(need, "tau") && !sf.tau ? "tau" : NULL;
     if (missing) {
-        cli_error("eval", EXIT_FAIL, "%s: field '%s' is missing (%s methods need q, v and %s)", state, missing,
-                  id ? "ID" : "FD", id ? "a" : "tau");
+        cli_error("eval", EXIT_FAIL, "%s: field '%s' is missing (%s needs q, v%s%s)", state, missing, argv[optind],
+                  *need ? " and " : "", need);
         goto done;
     }
-    if (rbd_method_supports(meth, m)) { cli_lib_error("eval", EXIT_FAIL); goto done; }
+    if (meth && rbd_method_supports(meth, m)) { cli_lib_error("eval", EXIT_FAIL); goto done; }
     /* internal q, v, a|tau; outputs: 2 vectors + 3 matrices + user scratch */
     buf = calloc((size_t)m->nq + 4 * nv + 4 * nn, sizeof *buf);
     if (!buf) { cli_error("eval", EXIT_FAIL, "out of memory (nv = %d)", m->nv); goto done; }
     double *q = buf, *v = q + m->nq, *x = v + nv;
-    eval_out e = { m, meth->output, { 0 }, x + 2 * nv + 3 * nn };
+    eval_out e = { m, meth ? meth->output : RBD_ID_DERIVS, { 0 }, x + 2 * nv + 3 * nn, t.base, x + 2 * nv };
     rbd_q_from_user(m, sf.q, q);
     rbd_v_from_user(m, sf.v, v);
-    rbd_v_from_user(m, id ? sf.a : sf.tau, x);
+    if (sf.a && !strcmp(need, "a")) rbd_v_from_user(m, sf.a, x);
+    if (sf.tau && !strcmp(need, "tau")) rbd_v_from_user(m, sf.tau, x);
     double *o1 = x + nv, *mats = x + 2 * nv;
     if (id) { e.d.tau = o1; e.d.dtau_dq = mats; e.d.dtau_dv = mats + nn; }
     else { e.d.qdd = o1; e.d.dqdd_dq = mats; e.d.dqdd_dv = mats + nn; e.d.dqdd_dtau = mats + 2 * nn; }
     rbd_state st = { q, v, id ? x : NULL, id ? NULL : x };
-    if ((rc = meth->init(m, &o, &ws))) { ws = NULL; cli_lib_error("eval", EXIT_FAIL); goto done; }
-    if ((rc = meth->eval(ws, &st, &e.d))) { cli_lib_error("eval", EXIT_FAIL); goto done; }
+    if (t.base) {
+        rbd_data *d = rbd_data_new(m);
+        if (!d) { cli_lib_error("eval", EXIT_FAIL); goto done; }
+        rc = t.base->run(m, d, q, v, x, x, e.base_out);
+        rbd_data_free(d);
+        if (rc) { cli_lib_error("eval", EXIT_FAIL); goto done; }
+    } else {
+        if ((rc = meth->init(m, &o, &ws))) { ws = NULL; cli_lib_error("eval", EXIT_FAIL); goto done; }
+        if ((rc = meth->eval(ws, &st, &e.d))) { cli_lib_error("eval", EXIT_FAIL); goto done; }
+    }
     if (out) {
         if (atomic_write(out, write_blocks, &e)) { cli_lib_error("eval", EXIT_FAIL); goto done; }
     } else if (write_blocks(stdout, &e) || fflush(stdout)) {
@@ -149,7 +164,7 @@ int cmd_eval(int argc, char **argv)
     }
     status = EXIT_OK;
 done:
-    if (ws) meth->fini(ws);
+    if (ws && meth) meth->fini(ws);
     free(buf);
     rbd_state_file_free(&sf);
     rbd_model_free(m);

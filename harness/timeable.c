@@ -15,8 +15,8 @@ static int run_rnea(const rbd_model *m, void *d, const double *q, const double *
 
 /* The lead adds crba, aba and minv rows here when the base dynamics land. */
 const rbd_base_algo rbd_base_algos[] = {
-    { "rnea", "inverse dynamics, body-frame RNEA (Featherstone, RBDA Table 5.1)", run_rnea },
-    { NULL, NULL, NULL }
+    { "rnea", "inverse dynamics, body-frame RNEA (Featherstone, RBDA Table 5.1)", "a", "tau", 0, run_rnea },
+    { NULL, NULL, NULL, NULL, 0, NULL }
 };
 
 const rbd_base_algo *rbd_base_algo_find(const char *name)

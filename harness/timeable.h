@@ -24,6 +24,9 @@ typedef struct {
 typedef struct {
     const char *name;
     const char *summary;
+    const char *needs;      /* state vector it reads besides q, v: "a", "tau" or "" */
+    const char *out;        /* its output's block name: "tau", "qdd", "M", "Minv" */
+    int out_matrix;         /* 1: nv x nv output, 0: nv vector */
     /* out has room for nv*nv doubles */
     int (*run)(const rbd_model *m, void *d, const double *q, const double *v, const double *a,
                const double *tau, double *out);
