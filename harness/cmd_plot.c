@@ -276,10 +276,15 @@ static int plot_accuracy(const plot_env *e, const char *dir)
             fprintf(f, "%s %s %s %s\n", t.rows[best][4], t.rows[best][7], t.rows[best][8], t.rows[best][9]);
         }
         if (fclose(f) != 0) { rc = rbd_fail(RBD_EIO, "%s: write error", file); break; }
-        int same_key = 0;  /* colour per method x output */
-        for (int j = 0; j < i && !same_key; j++)
-            same_key = !strcmp(t.rows[j][0], t.rows[i][0]) && !strcmp(t.rows[j][1], t.rows[i][1]);
-        if (!same_key) color++;
+        /* colour per method x output: the rank of its first row among distinct keys */
+        color = 0;
+        for (int j = 0; j <= i; j++) {
+            int first = 1;
+            for (int k = 0; k < j && first; k++)
+                first = strcmp(t.rows[k][0], t.rows[j][0]) || strcmp(t.rows[k][1], t.rows[j][1]);
+            if (first) color++;
+            if (first && !strcmp(t.rows[j][0], t.rows[i][0]) && !strcmp(t.rows[j][1], t.rows[i][1])) break;
+        }
         add_series(&s, file, title, color, dash_of(atof(t.rows[i][3])));
     }
     free(used);

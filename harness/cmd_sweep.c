@@ -155,6 +155,7 @@ int cmd_sweep(int argc, char **argv)
         goto done;
     }
     free(tpath);
+    if (log.nrows && meta_check_same_build(dir)) { cli_lib_error("sweep", 0); goto done; }
     if (log.dropped_partial)
         fprintf(stderr, "rbdiff sweep: %s:%d: dropped a truncated line (interrupted write); it is measured again\n",
                 log.path, log.dropped_partial);

@@ -83,6 +83,26 @@ void meta_git_commit(char *buf, size_t len)
     pclose(p);
 }
 
+const char *meta_build_id(void)
+{
+    return "rbdiff " RBD_VERSION " " RBD_GIT " " RBD_COMPILER " " RBD_FLAGS;
+}
+
+int meta_check_same_build(const char *dir)
+{
+    char *path = results_path(dir, "meta.json");
+    if (!path) return rbd_fail(RBD_ENOMEM, "out of memory");
+    json_t *old = json_load_file(path, 0, NULL);
+    int rc = RBD_OK;
+    const char *id = old ? json_string_value(json_object_get(old, "build_id")) : NULL;
+    if (id && strcmp(id, meta_build_id()))
+        rc = rbd_fail(RBD_EINVAL, "%s holds timings of another build ('%s', this is '%s'); resuming would mix them: "
+                      "use a new --out DIR", dir, id, meta_build_id());
+    json_decref(old);
+    free(path);
+    return rc;
+}
+
 int meta_write(const char *dir, const char *cmdline, json_t *extra)
 {
     char cpu[256], git[128], host[256] = "unknown", date[64];
@@ -115,6 +135,7 @@ int meta_write(const char *dir, const char *cmdline, json_t *extra)
                           "git_commit", git, "date", date, "command_line", cmdline ? cmdline : "",
                           "hostname", host, "kernel", kernel);
     if (!m) { json_decref(inv); free(path); return rbd_fail(RBD_ENOMEM, "meta.json: could not build"); }
+    json_object_set_new(m, "build_id", json_string(meta_build_id()));
     if (extra) json_object_update(m, extra);
     json_object_set_new(m, "invocations", inv);
     int rc = atomic_write_json(path, m);

@@ -19,6 +19,6 @@ do for [fmt in "png svg"] {
     else { set terminal svg size 1100,640 dynamic font "Sans,11" }
     set output outbase.".".fmt
     plot for [i = 1:words(files)] word(files, i) using 1:($2 > 0 ? $2 : 1e-18) with linespoints \
-         lc word(colors, i) + 0 dt word(dts, i) + 0 lw 2 pt 7 ps 0.6 title word(titles, i)
+         lc int(word(colors, i)) dt int(word(dts, i)) lw 2 pt 7 ps 0.6 title word(titles, i)
     unset output
 }

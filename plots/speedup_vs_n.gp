@@ -24,11 +24,13 @@ do for [fmt in "png svg"] {
     else { set terminal svg size 960,640 dynamic font "Sans,11" }
     set output outbase.".".fmt
     unset arrow
+    unset label
     do for [i = 1:words(xcross)] {
-        set arrow from first word(xcross, i) + 0, graph 0 to first word(xcross, i) + 0, graph 1 nohead lc rgb "#808080" lw 1.5 dt word(xcdts, i) + 0
+        set label i sprintf(" N = %d", int(word(xcross, i))) at first int(word(xcross, i)), graph 0.04 left tc rgb "#606060"
+        set arrow from first int(word(xcross, i)), graph 0 to first int(word(xcross, i)), graph 1 nohead lc rgb "#808080" lw 1.5 dt int(word(xcdts, i))
     }
     plot 1 with lines lc rgb "#404040" lw 1 dt 1 notitle, \
          for [i = 1:words(files)] word(files, i) using 1:($3 / $2) with linespoints \
-         lc word(colors, i) + 0 dt word(dts, i) + 0 lw 2 pt 7 ps 0.6 title word(titles, i)
+         lc int(word(colors, i)) dt int(word(dts, i)) lw 2 pt 7 ps 0.6 title word(titles, i)
     unset output
 }
