@@ -178,6 +178,62 @@ static void test_base_rnea_row(void **s)
     rbd_model_free(m);
 }
 
+/* Two dummy methods whose work grows as N^2 and as 40 N: crossover_run
+ * must finish with a consistent result (which N it finds is timing, and
+ * is not asserted). */
+static volatile double spin_sink;
+
+static int spin_eval_quadratic(void *p, const rbd_state *x, rbd_derivs *out)
+{
+    (void)x; (void)out;
+    dws *w = p;
+    for (long i = 0; i < (long)w->nv * w->nv; i++) spin_sink += 1e-9 * (double)i;
+    return 0;
+}
+
+static int spin_eval_linear(void *p, const rbd_state *x, rbd_derivs *out)
+{
+    (void)x; (void)out;
+    dws *w = p;
+    for (long i = 0; i < 40L * w->nv; i++) spin_sink += 1e-9 * (double)i;
+    return 0;
+}
+
+static const rbd_method quad = { "quad", "test", RBD_ID_DERIVS, RBD_JOINTS_1DOF, dm_init, spin_eval_quadratic, dm_fini };
+static const rbd_method lin = { "lin", "test", RBD_ID_DERIVS, RBD_JOINTS_1DOF, dm_init, spin_eval_linear, dm_fini };
+
+static void test_crossover_run(void **s)
+{
+    (void)s;
+    sweep_config c;
+    sweep_config_init(&c);
+    c.pool = 2;
+    c.batch_ms = 0.4;
+    c.warmup_ms = 0.1;
+    xo_opts o;
+    xo_opts_default(&o);
+    o.lo = 2;
+    o.hi = 200;
+    o.max_reps = 15;
+    xo_result r;
+    n_init = n_fini = 0;
+    assert_int_equal(crossover_run(&lin, &quad, 1, &c, &o, NULL, &r), 0);
+    assert_int_equal(n_init, n_fini);             /* every workspace released */
+    assert_true(r.probes >= 1 && r.reps >= r.probes * o.min_reps);
+    assert_true(r.lo >= o.lo && r.hi <= o.hi && r.lo <= r.hi);
+    assert_true(r.confidence >= 0 && r.confidence <= 1);
+    if (r.status == XO_FOUND) assert_true(r.n_cross == r.hi && r.hi == r.lo + 1);
+    char buf[11][64];
+    const char *f[11];
+    crossover_row_fields("lin", "quad", 1, &o, &r, buf, f);
+    assert_string_equal(f[3], "2:200");
+    assert_true(strlen(f[7]) > 0);
+    /* an interrupt ends the search */
+    volatile sig_atomic_t stop = 1;
+    assert_int_equal(crossover_run(&lin, &quad, 1, &c, &o, &stop, &r), 1);
+    sweep_config_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -185,6 +241,7 @@ int main(void)
         cmocka_unit_test(test_error_and_stop),
         cmocka_unit_test(test_method_life_cycle),
         cmocka_unit_test(test_base_rnea_row),
+        cmocka_unit_test(test_crossover_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
