@@ -113,6 +113,7 @@ static int load(csvlog *t, FILE *f, int *partial)
         if (buf[len - 1] != '\n') { *partial = line; break; }  /* cut short by a kill */
         buf[--len] = 0;
         if (len && buf[len - 1] == '\r') buf[--len] = 0;
+        if (len == 0 && line > 1) continue;   /* a blank line (hand edits) carries no row */
         char **fields = calloc((size_t)t->ncols + 1, sizeof *fields);
         if (!fields) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); break; }
         int n = csv_split(buf, fields, t->ncols + 1);

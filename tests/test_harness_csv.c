@@ -157,6 +157,13 @@ static void test_validation_errors_name_file_and_line(void **s)
     spit(p, "method,model,n,ns,ins\nidsva,m1,1,10,\nidsva,m1,1,11,\n");
     assert_int_equal(csvlog_open(&t, p, cols, 5, 2), RBD_EPARSE);
     assert_non_null(strstr(rbd_last_error(), "t3.csv:3: duplicate row"));
+    /* blank lines are tolerated */
+    spit(p, "method,model,n,ns,ins\n\nidsva,m1,1,10,\n\n");
+    assert_int_equal(csvlog_read(&t, p, cols, 5, 2), 0);
+    assert_int_equal(t.nrows, 1);
+    csvlog_close(&t);
+    spit(p, "method,model,n,ns,ins\nidsva,m1,1,10,\nidsva,m1,1,11,\n");
+    assert_int_equal(csvlog_open(&t, p, cols, 5, 2), RBD_EPARSE);
     /* the refused file is untouched */
     char *text = slurp(p);
     assert_string_equal(text, "method,model,n,ns,ins\nidsva,m1,1,10,\nidsva,m1,1,11,\n");
