@@ -1,0 +1,23 @@
+/* Files that appear whole or not at all: written to a temporary file in the
+ * same directory, flushed to disk, then renamed over the target. */
+#ifndef RBD_ATOMICIO_H
+#define RBD_ATOMICIO_H
+
+#include <stdio.h>
+#include <jansson.h>
+
+/* Writes the content; returns 0 or a negative RBD_E* code. */
+typedef int (*atomic_writer)(FILE *f, void *ctx);
+
+/* path appears with the content written by fn, or is left as it was (the
+ * temporary file is removed on every failure).  Errors name the path. */
+int atomic_write(const char *path, atomic_writer fn, void *ctx);
+int atomic_write_json(const char *path, const json_t *j);
+
+/* mkdir -p; errors name the component that could not be made. */
+int mkdir_p(const char *path);
+
+/* fflush + fsync: the bytes written so far survive a crash. */
+int flush_to_disk(FILE *f, const char *path);
+
+#endif

@@ -1,0 +1,120 @@
+/* The measurement plan and one measurement. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+#include "cli.h"
+#include "timing.h"
+
+int bench_targets(const sweep_config *c, bench_target **out, int *n)
+{
+    int cap = c->nmethods + rbd_method_count() + 8;
+    bench_target *t = calloc((size_t)cap, sizeof *t);
+    if (!t) return rbd_fail(RBD_ENOMEM, "out of memory");
+    int k = 0;
+    if (c->nmethods) {
+        for (int j = 0; j < c->nmethods; j++) {
+            const rbd_method *m = rbd_method_find(c->methods[j]);
+            const rbd_base_algo *b = m ? NULL : rbd_base_algo_find(c->methods[j]);
+            if (!m && !b) { free(t); return rbd_fail(RBD_EINVAL, "unknown method '%s'", c->methods[j]); }
+            t[k].name = m ? m->name : b->name;
+            t[k].method = m;
+            t[k].base = b;
+            t[k].kind = m ? rbd_output_name(m->output) : "base";
+            k++;
+        }
+    } else {
+        for (int j = 0; rbd_methods[j]; j++, k++) {
+            t[k].name = rbd_methods[j]->name;
+            t[k].method = rbd_methods[j];
+            t[k].kind = rbd_output_name(rbd_methods[j]->output);
+        }
+        for (int j = 0; c->base && rbd_base_algos[j].name && k < cap; j++, k++) {
+            t[k].name = rbd_base_algos[j].name;
+            t[k].base = &rbd_base_algos[j];
+            t[k].kind = "base";
+        }
+    }
+    *out = t;
+    *n = k;
+    return RBD_OK;
+}
+
+void bench_autotree_spec(char *buf, size_t len, int N, double bf, double skew, double taper)
+{
+    snprintf(buf, len, "autotree:N=%d,bf=%g,skew=%.17g,taper=%.17g", N, bf, skew, taper);
+}
+
+int bench_models(const sweep_config *c, bench_model **out, int *n)
+{
+    int cnt = c->nbf * c->nN + c->nmodels;
+    bench_model *m = calloc((size_t)cnt + 1, sizeof *m);
+    if (!m) return rbd_fail(RBD_ENOMEM, "out of memory");
+    int k = 0;
+    for (int b = 0; b < c->nbf; b++)
+        for (int i = 0; i < c->nN; i++, k++) {
+            bench_autotree_spec(m[k].spec, sizeof m[k].spec, c->N[i], c->bf[b], c->skew, c->taper);
+            m[k].bf = c->bf[b];
+        }
+    for (int j = 0; j < c->nmodels; j++, k++) {
+        snprintf(m[k].spec, sizeof m[k].spec, "%s", c->models[j]);
+        m[k].bf = NAN;
+    }
+    *out = m;
+    *n = k;
+    return RBD_OK;
+}
+
+int bench_setup(const char *cmd, const sweep_config *c)
+{
+    timing_blas_threads(c->blas_threads);
+    if (c->pin >= 0 && timing_pin_cpu(c->pin)) return cli_lib_error(cmd, EXIT_USAGE);
+    return 0;
+}
+
+perfctr *bench_counters(const char *cmd, int enabled)
+{
+    if (!enabled) return NULL;
+    char why[256];
+    perfctr *pc = perfctr_open(why, sizeof why);
+    if (!pc) fprintf(stderr, "rbdiff %s: hardware counters unavailable (%s); timing only\n", cmd, why);
+    return pc;
+}
+
+int bench_measure(const bench_target *t, const rbd_model *m, const bench_model *bm, const sweep_config *c,
+                  perfctr *pc, volatile sig_atomic_t *stop, timing_row *row)
+{
+    rbd_timeable tm;
+    int rc = t->method ? timeable_method(t->method, m, NULL, c->pool, c->seed, &tm)
+                       : timeable_base(t->base, m, c->pool, c->seed, &tm);
+    if (rc) return rc;
+    timing_opts o;
+    timing_opts_default(&o);
+    o.batches = c->batches;
+    o.batch_ns = c->batch_ms * 1e6;
+    o.warmup_ns = c->warmup_ms * 1e6;
+    o.pc = pc;
+    o.stop = stop;
+    timing_result r;
+    rc = timing_measure(&tm, &o, &r);
+    timeable_free(&tm);
+    if (rc) return rc;
+    memset(row, 0, sizeof *row);
+    snprintf(row->method, sizeof row->method, "%s", t->name);
+    snprintf(row->kind, sizeof row->kind, "%s", t->kind);
+    snprintf(row->model, sizeof row->model, "%s", bm->spec);
+    row->bf = bm->bf;
+    row->N = m->nb;
+    row->nv = m->nv;
+    row->median_ns = r.ns.median;
+    row->min_ns = r.ns.min;
+    row->q1_ns = r.ns.q1;
+    row->q3_ns = r.ns.q3;
+    row->iqr_ns = r.ns.iqr;
+    row->batches = r.batches;
+    row->calls_per_batch = r.calls_per_batch;
+    row->instructions = r.instructions;
+    row->cycles = r.cycles;
+    return RBD_OK;
+}

@@ -1,0 +1,390 @@
+/* rbdiff plot DIR: the paper's figures from a results directory.  This file
+ * extracts one data file per series into DIR/plots/data/ and runs the
+ * gnuplot scripts of plots/ (parameterised by files, titles and styles); a
+ * figure whose data is missing is skipped with a note. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "atomicio.h"
+#include "cli.h"
+#include "results.h"
+
+#ifndef RBD_SOURCE_DIR
+#define RBD_SOURCE_DIR "."
+#endif
+
+static const char help[] =
+    "Usage: rbdiff plot DIR [--out PLOTDIR] [--scripts GPDIR] [--gnuplot PROG]\n\n"
+    "Renders PNG and SVG figures from the results directory DIR into\n"
+    "PLOTDIR (default DIR/plots), with the gnuplot scripts in GPDIR (default\n"
+    "plots/ of the source tree).  Serial chain solid, bf = 2 dashed, bf = 5\n"
+    "dotted, as in the paper:\n"
+    "  fig2_id        idsva and rneacr, time vs N (log-log)\n"
+    "  fig2_fd        fdsva, fdcr and abacr, time vs N\n"
+    "  fig3_frames    speedup t(idsva-body) / t(idsva) vs N\n"
+    "  fig4_pin26     speedup t(pin26) / t(idsva)\n"
+    "  fig6_pin26fd   speedup t(pin26-fd) / t(fdsva)\n"
+    "  fig7_times     fdsva-dmm and fdsva-aza, crossover N marked (crossover.csv)\n"
+    "  fig7_speedup   t(fdsva-dmm) / t(fdsva-aza), log-log, crossover marked\n"
+    "  times_all      every method in timings.csv\n"
+    "  accuracy       RMS relative error vs N from accuracy.csv\n"
+    "A figure without data is skipped with a note.\n";
+
+typedef struct {
+    const char *name, *title;
+    int speedup;                /* 0: times of methods; 1: pairs (A over B) */
+    const char *m[4];           /* times: methods; speedup: A, B */
+    int logy, mark_xo;
+} figure;
+
+static const figure figures[] = {
+    { "fig2_id", "ID derivatives: IDSVA vs RNEACR (Fig. 2 analogue)", 0, { "idsva", "rneacr" }, 1, 0 },
+    { "fig2_fd", "FD derivatives: FDSVA vs FDCR and ABACR (Fig. 2 analogue)", 0, { "fdsva", "fdcr", "abacr" }, 1, 0 },
+    { "fig3_frames", "IDSVA: body-frame time / ground-frame time (Fig. 3 analogue)", 1, { "idsva", "idsva-body" }, 0, 0 },
+    { "fig4_pin26", "Speedup of IDSVA over Pinocchio 2.6 ID derivatives (Fig. 4 analogue)", 1, { "idsva", "pin26" }, 0, 0 },
+    { "fig6_pin26fd", "Speedup of FDSVA over Pinocchio 2.6 FD derivatives (Fig. 6 analogue)", 1, { "fdsva", "pin26-fd" }, 0, 0 },
+    { "fig7_times", "FDSVA: DMM vs AZA (Fig. 7 analogue; vertical lines: crossover N)", 0, { "fdsva-dmm", "fdsva-aza" }, 1, 1 },
+    { "fig7_speedup", "Speedup of AZA over DMM, t(DMM) / t(AZA) (Fig. 7 analogue)", 1, { "fdsva-aza", "fdsva-dmm" }, 1, 1 },
+};
+
+typedef struct {
+    char files[8192], titles[4096], colors[512], dts[512];
+    int n;
+} series;
+
+static int dash_of(double bf)
+{
+    return bf == 1 ? 1 : bf == 2 ? 2 : bf == 5 ? 3 : 4;
+}
+
+static void add_series(series *s, const char *file, const char *title, int color, int dt)
+{
+    size_t l;
+    l = strlen(s->files); snprintf(s->files + l, sizeof s->files - l, "%s%s", s->n ? " " : "", file);
+    l = strlen(s->titles); snprintf(s->titles + l, sizeof s->titles - l, "%s%s", s->n ? " " : "", title);
+    l = strlen(s->colors); snprintf(s->colors + l, sizeof s->colors - l, "%s%d", s->n ? " " : "", color);
+    l = strlen(s->dts); snprintf(s->dts + l, sizeof s->dts - l, "%s%d", s->n ? " " : "", dt);
+    s->n++;
+}
+
+static int cmp_row_N(const void *a, const void *b)
+{
+    const timing_row *x = *(timing_row *const *)a, *y = *(timing_row *const *)b;
+    return x->N - y->N;
+}
+
+/* autoTree rows of method at bf, sorted by N; returns the count. */
+static int rows_of(const timing_row *rows, int n, const char *method, double bf, const timing_row **out)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(rows[i].method, method) || rows[i].bf != bf) continue;
+        int dup = 0;
+        for (int j = 0; j < k && !dup; j++) dup = out[j]->N == rows[i].N;
+        if (!dup) out[k++] = &rows[i];
+    }
+    qsort(out, (size_t)k, sizeof *out, cmp_row_N);
+    return k;
+}
+
+typedef struct {
+    const timing_row **a, **b;
+    int na, nb, pair;
+} dat_ctx;
+
+static int write_dat(FILE *f, void *p)
+{
+    const dat_ctx *c = p;
+    if (!c->pair) {
+        fputs("# N median_ns min_ns q1_ns q3_ns\n", f);
+        for (int k = 0; k < c->na; k++)
+            fprintf(f, "%d %.6g %.6g %.6g %.6g\n", c->a[k]->N, c->a[k]->median_ns, c->a[k]->min_ns, c->a[k]->q1_ns,
+                    c->a[k]->q3_ns);
+        return RBD_OK;
+    }
+    fputs("# N tA_ns tB_ns (medians)\n", f);
+    for (int k = 0; k < c->na; k++)
+        for (int j = 0; j < c->nb; j++)
+            if (c->b[j]->N == c->a[k]->N) fprintf(f, "%d %.6g %.6g\n", c->a[k]->N, c->a[k]->median_ns, c->b[j]->median_ns);
+    return RBD_OK;
+}
+
+static int run_gnuplot(const char *prog, const char *script, const char *vars)
+{
+    pid_t pid = fork();
+    if (pid < 0) return rbd_fail(RBD_EIO, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        execlp(prog, prog, "-e", vars, script, (char *)NULL);
+        fprintf(stderr, "rbdiff plot: cannot run %s: %s\n", prog, strerror(errno));
+        _exit(127);
+    }
+    int st;
+    if (waitpid(pid, &st, 0) < 0) return rbd_fail(RBD_EIO, "waitpid: %s", strerror(errno));
+    if (!WIFEXITED(st) || WEXITSTATUS(st)) return rbd_fail(RBD_EIO, "%s %s failed (status %d)", prog, script, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    return RBD_OK;
+}
+
+typedef struct {
+    const char *gnuplot, *gpdir, *outdir, *datadir;
+    const timing_row *rows;
+    int nrows;
+    double bfs[16];
+    int nbf;
+    char xcross[256], xcdts[64];
+} plot_env;
+
+static int render(const plot_env *e, const char *script, const char *outname, const series *s, const char *ttl,
+                  const char *ylab, int logy, int mark)
+{
+    size_t len = strlen(s->files) + strlen(s->titles) + 2048 + strlen(e->outdir);
+    char *vars = malloc(len), gp[1024];
+    if (!vars) return rbd_fail(RBD_ENOMEM, "out of memory");
+    snprintf(vars, len, "outbase='%s/%s'; files='%s'; titles='%s'; colors='%s'; dts='%s'; ttl='%s'; ylab='%s'; "
+             "logy=%d; xcross='%s'; xcdts='%s'", e->outdir, outname, s->files, s->titles, s->colors, s->dts, ttl,
+             ylab ? ylab : "", logy, mark ? e->xcross : "", mark ? e->xcdts : "");
+    snprintf(gp, sizeof gp, "%s/%s", e->gpdir, script);
+    int rc = run_gnuplot(e->gnuplot, gp, vars);
+    free(vars);
+    if (!rc) printf("%s/%s.png\n%s/%s.svg\n", e->outdir, outname, e->outdir, outname);
+    return rc;
+}
+
+static int plot_figure(const plot_env *e, const figure *fg)
+{
+    series s;
+    memset(&s, 0, sizeof s);
+    const timing_row **a = malloc(sizeof *a * (size_t)(e->nrows + 1)), **b = malloc(sizeof *b * (size_t)(e->nrows + 1));
+    if (!a || !b) { free(a); free(b); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    int rc = RBD_OK;
+    char missing[256] = "";
+    if (!fg->speedup) {
+        for (int m = 0; m < 4 && fg->m[m] && !rc; m++) {
+            int any = 0;
+            for (int k = 0; k < e->nbf && !rc; k++) {
+                int na = rows_of(e->rows, e->nrows, fg->m[m], e->bfs[k], a);
+                if (!na) continue;
+                any = 1;
+                char file[1024], title[128];
+                snprintf(file, sizeof file, "%s/time_%s_bf%g.dat", e->datadir, fg->m[m], e->bfs[k]);
+                snprintf(title, sizeof title, "%s,bf=%g", fg->m[m], e->bfs[k]);
+                dat_ctx c = { a, NULL, na, 0, 0 };
+                if (!(rc = atomic_write(file, write_dat, &c))) add_series(&s, file, title, m + 1, dash_of(e->bfs[k]));
+            }
+            if (!any) snprintf(missing + strlen(missing), sizeof missing - strlen(missing), " %s", fg->m[m]);
+        }
+    } else {
+        for (int k = 0; k < e->nbf && !rc; k++) {
+            int na = rows_of(e->rows, e->nrows, fg->m[0], e->bfs[k], a);
+            int nb = rows_of(e->rows, e->nrows, fg->m[1], e->bfs[k], b);
+            int common = 0;
+            for (int i = 0; i < na; i++)
+                for (int j = 0; j < nb; j++) common += a[i]->N == b[j]->N;
+            if (!common) continue;
+            char file[1024], title[160];
+            snprintf(file, sizeof file, "%s/speedup_%s_over_%s_bf%g.dat", e->datadir, fg->m[0], fg->m[1], e->bfs[k]);
+            snprintf(title, sizeof title, "bf=%g", e->bfs[k]);
+            dat_ctx c = { a, b, na, nb, 1 };
+            if (!(rc = atomic_write(file, write_dat, &c))) add_series(&s, file, title, 1, dash_of(e->bfs[k]));
+        }
+        if (!s.n) snprintf(missing, sizeof missing, " %s and %s at a common N", fg->m[0], fg->m[1]);
+    }
+    free(a);
+    free(b);
+    if (rc) return rc;
+    if (!s.n) {
+        printf("plot %s: skipped (no timings for%s)\n", fg->name, missing);
+        return RBD_OK;
+    }
+    if (*missing) printf("plot %s: no timings for%s; plotted the rest\n", fg->name, missing);
+    char ylab[160];
+    snprintf(ylab, sizeof ylab, "speedup t(%s) / t(%s)", fg->m[1], fg->m[0]);
+    return render(e, fg->speedup ? "speedup_vs_n.gp" : "time_vs_n.gp", fg->name, &s, fg->title, ylab, fg->logy,
+                  fg->mark_xo);
+}
+
+static int plot_all_times(const plot_env *e)
+{
+    series s;
+    memset(&s, 0, sizeof s);
+    const timing_row **a = malloc(sizeof *a * (size_t)(e->nrows + 1));
+    const char **meth = malloc(sizeof *meth * (size_t)(e->nrows + 1));
+    int nm = 0, rc = RBD_OK;
+    if (!a || !meth) { free(a); free(meth); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    for (int i = 0; i < e->nrows; i++) {
+        int j = 0;
+        while (j < nm && strcmp(meth[j], e->rows[i].method)) j++;
+        if (j == nm) meth[nm++] = e->rows[i].method;
+    }
+    for (int m = 0; m < nm && !rc; m++)
+        for (int k = 0; k < e->nbf && !rc; k++) {
+            int na = rows_of(e->rows, e->nrows, meth[m], e->bfs[k], a);
+            if (!na) continue;
+            char file[1024], title[128];
+            snprintf(file, sizeof file, "%s/time_%s_bf%g.dat", e->datadir, meth[m], e->bfs[k]);
+            snprintf(title, sizeof title, "%s,bf=%g", meth[m], e->bfs[k]);
+            dat_ctx c = { a, NULL, na, 0, 0 };
+            if (!(rc = atomic_write(file, write_dat, &c))) add_series(&s, file, title, m + 1, dash_of(e->bfs[k]));
+        }
+    free(a);
+    free(meth);
+    if (rc) return rc;
+    if (!s.n) { printf("plot times_all: skipped (no autoTree timings)\n"); return RBD_OK; }
+    return render(e, "time_vs_n.gp", "times_all", &s, "Time per call of every method", NULL, 1, 0);
+}
+
+/* accuracy.csv -> one series per method x output x bf. */
+static int plot_accuracy(const plot_env *e, const char *dir)
+{
+    char *path = results_path(dir, ACCURACY_CSV);
+    if (!path) return rbd_fail(RBD_ENOMEM, "out of memory");
+    if (access(path, R_OK) != 0) {
+        printf("plot accuracy: skipped (no %s)\n", path);
+        free(path);
+        return RBD_OK;
+    }
+    csvlog t;
+    int rc = csvlog_read(&t, path, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY);
+    free(path);
+    if (rc) return rc;
+    series s;
+    memset(&s, 0, sizeof s);
+    int *used = calloc((size_t)t.nrows + 1, sizeof *used);
+    int color = 0;
+    if (!used) { csvlog_close(&t); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    for (int i = 0; i < t.nrows && !rc; i++) {
+        if (used[i] || !*t.rows[i][3]) continue;
+        /* every row with the same method, output and bf, sorted by N */
+        char file[1024], title[200];
+        snprintf(file, sizeof file, "%s/acc_%s_%s_bf%s.dat", e->datadir, t.rows[i][0], t.rows[i][1], t.rows[i][3]);
+        snprintf(title, sizeof title, "%s:%s,bf=%s", t.rows[i][0], t.rows[i][1], t.rows[i][3]);
+        FILE *f = fopen(file, "w");
+        if (!f) { rc = rbd_fail(RBD_EIO, "%s: %s", file, strerror(errno)); break; }
+        fputs("# N rms_rel max_abs normwise\n", f);
+        for (;;) {
+            int best = -1;
+            for (int j = i; j < t.nrows; j++)
+                if (!used[j] && !strcmp(t.rows[j][0], t.rows[i][0]) && !strcmp(t.rows[j][1], t.rows[i][1]) &&
+                    !strcmp(t.rows[j][3], t.rows[i][3]) && (best < 0 || atoi(t.rows[j][4]) < atoi(t.rows[best][4])))
+                    best = j;
+            if (best < 0) break;
+            used[best] = 1;
+            fprintf(f, "%s %s %s %s\n", t.rows[best][4], t.rows[best][7], t.rows[best][8], t.rows[best][9]);
+        }
+        if (fclose(f) != 0) { rc = rbd_fail(RBD_EIO, "%s: write error", file); break; }
+        /* colour per method x output: the rank of its first row among distinct keys */
+        color = 0;
+        for (int j = 0; j <= i; j++) {
+            int first = 1;
+            for (int k = 0; k < j && first; k++)
+                first = strcmp(t.rows[k][0], t.rows[j][0]) || strcmp(t.rows[k][1], t.rows[j][1]);
+            if (first) color++;
+            if (first && !strcmp(t.rows[j][0], t.rows[i][0]) && !strcmp(t.rows[j][1], t.rows[i][1])) break;
+        }
+        add_series(&s, file, title, color, dash_of(atof(t.rows[i][3])));
+    }
+    free(used);
+    csvlog_close(&t);
+    if (rc) return rc;
+    if (!s.n) { printf("plot accuracy: skipped (no autoTree rows in accuracy.csv)\n"); return RBD_OK; }
+    return render(e, "accuracy_vs_n.gp", "accuracy", &s, "Accuracy against the MPFR reference", NULL, 1, 0);
+}
+
+/* Crossover N of fdsva-aza vs fdsva-dmm (either order) per bf. */
+static void load_crossovers(plot_env *e, const char *dir)
+{
+    char *path = results_path(dir, CROSSOVER_CSV);
+    csvlog t;
+    if (!path || access(path, R_OK) != 0 || csvlog_read(&t, path, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY)) {
+        free(path);
+        return;
+    }
+    free(path);
+    for (int i = 0; i < t.nrows; i++) {
+        int ab = !strcmp(t.rows[i][0], "fdsva-aza") && !strcmp(t.rows[i][1], "fdsva-dmm");
+        int ba = !strcmp(t.rows[i][0], "fdsva-dmm") && !strcmp(t.rows[i][1], "fdsva-aza");
+        if ((!ab && !ba) || !*t.rows[i][4]) continue;
+        size_t l = strlen(e->xcross), d = strlen(e->xcdts);
+        snprintf(e->xcross + l, sizeof e->xcross - l, "%s%s", l ? " " : "", t.rows[i][4]);
+        snprintf(e->xcdts + d, sizeof e->xcdts - d, "%s%d", d ? " " : "", dash_of(atof(t.rows[i][2])));
+    }
+    csvlog_close(&t);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int cmd_plot(int argc, char **argv)
+{
+    static const struct option opts[] = { { "out", required_argument, 0, 'o' }, { "scripts", required_argument, 0, 's' },
+                                          { "gnuplot", required_argument, 0, 'g' }, { "help", no_argument, 0, 'h' },
+                                          { 0, 0, 0, 0 } };
+    plot_env e;
+    memset(&e, 0, sizeof e);
+    e.gnuplot = "gnuplot";
+    e.gpdir = RBD_SOURCE_DIR "/plots";
+    const char *outdir = NULL;
+    int ch;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'h': fputs(help, stdout); return EXIT_OK;
+        case 'o': outdir = optarg; break;
+        case 's': e.gpdir = optarg; break;
+        case 'g': e.gnuplot = optarg; break;
+        default: return cli_bad_option("plot", ch, argv);
+        }
+    }
+    if (argc - optind != 1) {
+        cli_error("plot", EXIT_USAGE, "needs one results directory");
+        return cli_usage_error("plot");
+    }
+    const char *dir = argv[optind];
+    for (const char *p = dir; *p; p++)
+        if (*p == '\'') return cli_error("plot", EXIT_USAGE, "'%s': a path with a single quote cannot go to gnuplot", dir);
+    if (outdir && strchr(outdir, '\'')) return cli_error("plot", EXIT_USAGE, "'%s': a path with a single quote cannot go to gnuplot", outdir);
+    char *tpath = results_path(dir, TIMINGS_CSV);
+    if (!tpath) return cli_error("plot", EXIT_FAIL, "out of memory");
+    timing_row *rows = NULL;
+    int nrows = 0, status = EXIT_FAIL;
+    char *od = NULL, *dd = NULL;
+    if (access(tpath, R_OK) == 0) {
+        if (timing_rows_load(tpath, &rows, &nrows)) { cli_lib_error("plot", 0); goto done; }
+    } else {
+        printf("plot: no %s; only accuracy can be plotted\n", tpath);
+    }
+    od = outdir ? strdup(outdir) : results_path(dir, "plots");
+    dd = od ? results_path(od, "data") : NULL;
+    if (!dd) { cli_error("plot", 0, "out of memory"); goto done; }
+    if (mkdir_p(dd)) { cli_lib_error("plot", 0); goto done; }
+    e.outdir = od;
+    e.datadir = dd;
+    e.rows = rows;
+    e.nrows = nrows;
+    for (int i = 0; i < nrows; i++) {
+        if (!isfinite(rows[i].bf)) continue;
+        int j = 0;
+        while (j < e.nbf && e.bfs[j] != rows[i].bf) j++;
+        if (j == e.nbf && e.nbf < 16) e.bfs[e.nbf++] = rows[i].bf;
+    }
+    qsort(e.bfs, (size_t)e.nbf, sizeof e.bfs[0], cmp_double);
+    load_crossovers(&e, dir);
+    for (size_t k = 0; k < sizeof figures / sizeof figures[0]; k++)
+        if (plot_figure(&e, &figures[k])) { cli_lib_error("plot", 0); goto done; }
+    if (plot_all_times(&e) || plot_accuracy(&e, dir)) { cli_lib_error("plot", 0); goto done; }
+    status = EXIT_OK;
+done:
+    free(tpath);
+    free(rows);
+    free(od);
+    free(dd);
+    return status;
+}

@@ -1,0 +1,227 @@
+/* rbdiff sweep: methods x bf x N (x extra models) into a results directory,
+ * interrupt-safe and resumable (results.h, csvlog.h). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "bench.h"
+#include "cli.h"
+#include "meta.h"
+#include "progress.h"
+
+static const char help[] =
+    "Usage: rbdiff sweep [--config FILE] [--out DIR] [--KEY VALUE ...]\n\n"
+    "Times every method (default: all registered and the base algorithms) on\n"
+    "autotree:N,bf for each bf and N (and any extra --model), then runs the\n"
+    "configured crossover searches.  Each finished measurement is appended to\n"
+    "DIR/timings.csv and flushed to disk at once; Ctrl-C stops after the current\n"
+    "one.  Rerunning the same sweep into the same DIR resumes: rows already\n"
+    "there are skipped, a line cut short by a kill is dropped and re-measured.\n"
+    "At the end tables.md, benchmarks.json (Google Benchmark format) and\n"
+    "meta.json are (re)written atomically.\n\n"
+    "  -c, --config FILE  key = value file (harness/sweeps/default.conf shows every key);\n"
+    "                     flags given as well override its values\n"
+    "  -o, --out DIR      results directory (default results/<date>-<name>)\n"
+    "  --N LIST --bf LIST --methods LIST --base yes|no --model SPEC --skew X --taper X\n"
+    "  --seed S --pool P --batches K --batch-ms MS --warmup-ms MS --pin CPU\n"
+    "  --blas-threads N --counters yes|no --name NAME\n"
+    "  --crossover 'A B' --crossover-range LO:HI\n"
+    "  -h, --help\n\n"
+    "Lists: 1,2,5 or ranges A:B, A:STEP:B.  Exit status: 0 done, 1 failure,\n"
+    "2 bad flags or config, 130 interrupted (rerun to resume).\n";
+
+static int run_crossovers(const sweep_config *c, const char *dir)
+{
+    char *p = results_path(dir, CROSSOVER_CSV);
+    csvlog log;
+    if (!p) return cli_error("sweep", EXIT_FAIL, "out of memory");
+    if (csvlog_open(&log, p, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY)) {
+        free(p);
+        return cli_lib_error("sweep", EXIT_FAIL);
+    }
+    free(p);
+    xo_opts xo;
+    xo_opts_default(&xo);
+    xo.lo = c->xo_lo;
+    xo.hi = c->xo_hi;
+    int status = EXIT_OK;
+    for (int k = 0; k < c->nxo && !cli_interrupted; k++) {
+        const rbd_method *A = rbd_method_find(c->xo_a[k]), *B = rbd_method_find(c->xo_b[k]);
+        for (int b = 0; b < c->nbf && !cli_interrupted; b++) {
+            char buf[11][64];
+            const char *f[11];
+            xo_result r;
+            memset(&r, 0, sizeof r);
+            crossover_row_fields(A->name, B->name, c->bf[b], &xo, &r, buf, f);
+            if (csvlog_find(&log, f) >= 0) continue;
+            if (isatty(2)) fprintf(stderr, "crossover %s vs %s, bf = %g ...\n", A->name, B->name, c->bf[b]);
+            int rc = crossover_run(A, B, c->bf[b], c, &xo, &cli_interrupted, &r);
+            if (rc == 1) break;
+            if (rc) { status = cli_lib_error("sweep", EXIT_FAIL); goto done; }
+            crossover_row_fields(A->name, B->name, c->bf[b], &xo, &r, buf, f);
+            if (csvlog_append(&log, f)) { status = cli_lib_error("sweep", EXIT_FAIL); goto done; }
+        }
+    }
+done:
+    csvlog_close(&log);
+    return status;
+}
+
+static int write_derived(const char *dir, const csvlog *t)
+{
+    timing_row *rows = calloc((size_t)t->nrows + 1, sizeof *rows);
+    if (!rows) return cli_error("sweep", EXIT_FAIL, "out of memory");
+    for (int k = 0; k < t->nrows; k++) timing_row_from_fields(t->rows[k], &rows[k]);
+    char *cl = meta_cmdline(cli_argc, cli_argv);
+    char *gb = results_path(dir, "benchmarks.json");
+    int rc = !gb || report_write_tables(dir, rows, t->nrows) || gbench_write(gb, rows, t->nrows, cl);
+    free(gb);
+    free(cl);
+    free(rows);
+    return rc ? cli_lib_error("sweep", EXIT_FAIL) : EXIT_OK;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    static const struct option extra[] = { { "config", required_argument, 0, 'c' }, { "out", required_argument, 0, 'o' },
+                                           { "help", no_argument, 0, 'h' } };
+    struct option *opts = sweep_options(extra, 3);
+    if (!opts) return cli_error("sweep", EXIT_FAIL, "out of memory");
+    sweep_config c;
+    sweep_config_init(&c);
+    const char *config = NULL, *out = NULL;
+    char *dir = NULL;
+    int ch, status = EXIT_USAGE;
+    bench_target *tg = NULL;
+    bench_model *bm = NULL;
+    int ntg = 0, nbm = 0;
+    perfctr *pc = NULL;
+    csvlog log;
+    memset(&log, 0, sizeof log);
+    json_t *extra_meta = NULL;
+    /* Pass 1: the config file, so that flags (pass 2) override it. */
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1) {
+        if (ch == 'h') { fputs(help, stdout); status = EXIT_OK; goto done; }
+        if (ch == 'c') config = optarg;
+        else if (ch == 'o') out = optarg;
+        else if (ch < SWEEP_OPT_BASE) { cli_bad_option("sweep", ch, argv); goto done; }
+    }
+    if (optind < argc) { cli_error("sweep", 0, "unexpected argument '%s'", argv[optind]); cli_usage_error("sweep"); goto done; }
+    if (config) {
+        int rc = sweep_config_read(&c, config);
+        if (rc) { status = cli_lib_error("sweep", rc == RBD_EIO ? EXIT_FAIL : EXIT_USAGE); goto done; }
+        sweep_config_allow_override(&c);
+    }
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1)
+        if (ch >= SWEEP_OPT_BASE && sweep_config_flag(&c, ch - SWEEP_OPT_BASE, optarg)) {
+            cli_lib_error("sweep", 0);
+            goto done;
+        }
+    if (!c.nN && !c.nmodels) {
+        cli_error("sweep", 0, "nothing to sweep: give N (--N LIST or 'N =' in a config)");
+        goto done;
+    }
+    if (c.nN && !c.nbf && sweep_config_set(&c, "bf", "1", "--bf")) { cli_lib_error("sweep", 0); goto done; }
+    if (bench_targets(&c, &tg, &ntg) || bench_models(&c, &bm, &nbm)) { cli_lib_error("sweep", 0); goto done; }
+    /* Every model spec must parse before anything is written. */
+    for (int j = 0; j < nbm; j++) {
+        rbd_model *m;
+        if (cli_model("sweep", bm[j].spec, &m)) goto done;
+        rbd_model_free(m);
+    }
+    status = EXIT_FAIL;
+    if (out) dir = strdup(out);
+    else {
+        char date[32];
+        time_t now = time(NULL);
+        struct tm tm;
+        localtime_r(&now, &tm);
+        strftime(date, sizeof date, "%Y-%m-%d", &tm);
+        size_t len = strlen(date) + strlen(c.name) + 16;
+        if ((dir = malloc(len))) snprintf(dir, len, "results/%s-%s", date, c.name);
+    }
+    if (!dir) { cli_error("sweep", 0, "out of memory"); goto done; }
+    if (results_prepare_dir(dir)) { cli_lib_error("sweep", 0); goto done; }
+    char *tpath = results_path(dir, TIMINGS_CSV);
+    if (!tpath || csvlog_open(&log, tpath, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY)) {
+        free(tpath);
+        cli_lib_error("sweep", 0);
+        goto done;
+    }
+    free(tpath);
+    if (log.nrows && meta_check_same_build(dir)) { cli_lib_error("sweep", 0); goto done; }
+    if (log.dropped_partial)
+        fprintf(stderr, "rbdiff sweep: %s:%d: dropped a truncated line (interrupted write); it is measured again\n",
+                log.path, log.dropped_partial);
+    if (bench_setup("sweep", &c)) goto done;
+    pc = bench_counters("sweep", c.counters);
+    extra_meta = json_pack("{s:b, s:i, s:I, s:i, s:i, s:f, s:f}", "hardware_counters", pc != NULL, "pin_cpu", c.pin,
+                           "seed", (json_int_t)c.seed, "pool", c.pool, "batches", c.batches, "batch_ms", c.batch_ms,
+                           "warmup_ms", c.warmup_ms);
+    char *cl = meta_cmdline(cli_argc, cli_argv);
+    int mrc = meta_write(dir, cl, extra_meta);
+    free(cl);
+    if (mrc) { cli_lib_error("sweep", 0); goto done; }
+
+    cli_catch_interrupt();
+    int total = ntg * nbm, done_n = 0, skipped = 0, measured = 0;
+    progress pg;
+    progress_start(&pg, total);
+    for (int j = 0; j < nbm && !cli_interrupted; j++) {
+        rbd_model *m = NULL;
+        for (int i = 0; i < ntg && !cli_interrupted; i++, done_n++) {
+            const char *key[3] = { tg[i].name, tg[i].kind, bm[j].spec };
+            if (csvlog_find(&log, key) >= 0) { skipped++; continue; }
+            if (!m && rbd_model_from_spec(bm[j].spec, NULL, &m)) { progress_end(&pg); cli_lib_error("sweep", 0); goto done; }
+            char label[600];
+            snprintf(label, sizeof label, "%s %s", tg[i].name, bm[j].spec + (strncmp(bm[j].spec, "autotree:", 9) ? 0 : 9));
+            progress_update(&pg, done_n, label);
+            timing_row row;
+            int rc = bench_measure(&tg[i], m, &bm[j], &c, pc, &cli_interrupted, &row);
+            if (rc == 1) break;
+            if (rc == RBD_ENOTSUP) continue;  /* not applicable to this model's joints */
+            if (rc) {
+                progress_end(&pg);
+                cli_error("sweep", 0, "%s on %s: %s", tg[i].name, bm[j].spec, rbd_last_error());
+                rbd_model_free(m);
+                goto done;
+            }
+            char buf[TIMINGS_NCOLS][64];
+            const char *f[TIMINGS_NCOLS];
+            timing_row_to_fields(&row, buf, f);
+            if (csvlog_append(&log, f)) { progress_end(&pg); cli_lib_error("sweep", 0); rbd_model_free(m); goto done; }
+            measured++;
+        }
+        rbd_model_free(m);
+    }
+    progress_update(&pg, done_n, "");
+    progress_end(&pg);
+    if (!cli_interrupted && c.nxo && (status = run_crossovers(&c, dir)) != EXIT_OK) goto done;
+    status = write_derived(dir, &log);
+    if (status) goto done;
+    fprintf(stderr, "rbdiff sweep: %d measured, %d already present, %d rows in %s\n", measured, skipped, log.nrows,
+            log.path);
+    if (cli_interrupted) {
+        status = cli_error("sweep", EXIT_INTERRUPTED, "interrupted; every finished row is in %s; rerun to resume",
+                           log.path);
+        goto done;
+    }
+    printf("%s\n", dir);
+    status = EXIT_OK;
+done:
+    json_decref(extra_meta);
+    perfctr_close(pc);
+    csvlog_close(&log);
+    free(dir);
+    free(tg);
+    free(bm);
+    free(opts);
+    sweep_config_free(&c);
+    return status;
+}

@@ -1,0 +1,60 @@
+/* rbdiff: the command-line program.  One file per subcommand (cmd_*.c);
+ * this one dispatches and answers --version and --help. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+static const cli_command commands[] = {
+    { "methods", "list the registered derivative methods", cmd_methods },
+    { "models", "list the model families, describe a model", cmd_models },
+    { "eval", "evaluate one method at one state, print its outputs", cmd_eval },
+    { "time", "time methods on autoTree models, print a table", cmd_time },
+    { "sweep", "time methods x bf x N into a results directory", cmd_sweep },
+    { "crossover", "smallest N at which method A beats B (bisection)", cmd_crossover },
+    { "plot", "render the figures of a results directory", cmd_plot },
+    { "compare", "compare two runs, fail on a regression", cmd_compare },
+};
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+static void usage(FILE *f)
+{
+    fputs("Usage: rbdiff [--version] [--help] <command> [<args>]\n\n"
+          "Benchmark and verification harness for first-order derivatives of rigid-body dynamics.\n\n"
+          "Commands:\n", f);
+    for (int k = 0; k < NCOMMANDS; k++) fprintf(f, "  %-10s %s\n", commands[k].name, commands[k].summary);
+    fputs("\n'rbdiff <command> --help' describes a command.\n"
+          "Exit status: 0 success, 1 failure or regression, 2 usage error, 130 interrupted.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+    cli_argc = argc;
+    cli_argv = argv;
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *c = argv[1];
+    if (!strcmp(c, "--version") || !strcmp(c, "-V")) {
+        printf("rbdiff %s (%s; %s)\n", RBD_VERSION, RBD_COMPILER, RBD_FLAGS);
+        return EXIT_OK;
+    }
+    if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) {
+        if (!strcmp(c, "help") && argc > 2) {
+            for (int k = 0; k < NCOMMANDS; k++)
+                if (!strcmp(commands[k].name, argv[2])) {
+                    char *hv[] = { argv[2], "--help", NULL };
+                    return commands[k].run(2, hv);
+                }
+        }
+        usage(stdout);
+        return EXIT_OK;
+    }
+    for (int k = 0; k < NCOMMANDS; k++)
+        if (!strcmp(commands[k].name, c)) return commands[k].run(argc - 1, argv + 1);
+    fprintf(stderr, "rbdiff: unknown command '%s' (valid:", c);
+    for (int k = 0; k < NCOMMANDS; k++) fprintf(stderr, "%s %s", k ? "," : "", commands[k].name);
+    fputs(")\n", stderr);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,124 @@
+/* tables.md: median microseconds per call, one table per branching factor
+ * (N rows x method columns) and one for the other models. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rbd.h"
+#include "atomicio.h"
+#include "results.h"
+
+typedef struct {
+    const timing_row *rows;
+    int n;
+} tables_ctx;
+
+static int cmp_int(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Method names in order of first appearance. */
+static int methods_of(const timing_row *rows, int n, const char **out)
+{
+    int nm = 0;
+    for (int k = 0; k < n; k++) {
+        int j = 0;
+        while (j < nm && strcmp(out[j], rows[k].method)) j++;
+        if (j == nm) out[nm++] = rows[k].method;
+    }
+    return nm;
+}
+
+static void cell(FILE *f, const timing_row *r)
+{
+    if (r) fprintf(f, " %.4g |", r->median_ns / 1e3);
+    else fputs(" - |", f);
+}
+
+static int write_tables(FILE *f, void *p)
+{
+    const tables_ctx *c = p;
+    const char **meth = malloc(sizeof *meth * (size_t)(c->n + 1));
+    double *bfs = malloc(sizeof *bfs * (size_t)(c->n + 1));
+    int *Ns = malloc(sizeof *Ns * (size_t)(c->n + 1));
+    if (!meth || !bfs || !Ns) { free(meth); free(bfs); free(Ns); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    int nm = methods_of(c->rows, c->n, meth), nbf = 0, others = 0;
+    for (int k = 0; k < c->n; k++) {
+        if (!isfinite(c->rows[k].bf)) { others = 1; continue; }
+        int j = 0;
+        while (j < nbf && bfs[j] != c->rows[k].bf) j++;
+        if (j == nbf) bfs[nbf++] = c->rows[k].bf;
+    }
+    qsort(bfs, (size_t)nbf, sizeof *bfs, cmp_double);
+    fputs("# Timings: median microseconds per call\n\n"
+          "Median over the timed batches of the wall time per call (timings.csv has min, quartiles and "
+          "counters). autoTree models with the skew and taper in timings.csv.\n", f);
+    for (int b = 0; b < nbf; b++) {
+        int nN = 0;
+        for (int k = 0; k < c->n; k++) {
+            if (c->rows[k].bf != bfs[b]) continue;
+            int j = 0;
+            while (j < nN && Ns[j] != c->rows[k].N) j++;
+            if (j == nN) Ns[nN++] = c->rows[k].N;
+        }
+        qsort(Ns, (size_t)nN, sizeof *Ns, cmp_int);
+        fprintf(f, "\n## bf = %g%s\n\n| N |", bfs[b], bfs[b] == 1 ? " (serial chain)" : "");
+        for (int m = 0; m < nm; m++) fprintf(f, " %s |", meth[m]);
+        fputs("\n|---:|", f);
+        for (int m = 0; m < nm; m++) fputs("---:|", f);
+        fputc('\n', f);
+        for (int i = 0; i < nN; i++) {
+            fprintf(f, "| %d |", Ns[i]);
+            for (int m = 0; m < nm; m++) {
+                const timing_row *hit = NULL;
+                for (int k = 0; k < c->n && !hit; k++)
+                    if (c->rows[k].bf == bfs[b] && c->rows[k].N == Ns[i] && !strcmp(c->rows[k].method, meth[m]))
+                        hit = &c->rows[k];
+                cell(f, hit);
+            }
+            fputc('\n', f);
+        }
+    }
+    if (others) {
+        fputs("\n## Other models\n\n| model | nv |", f);
+        for (int m = 0; m < nm; m++) fprintf(f, " %s |", meth[m]);
+        fputs("\n|---|---:|", f);
+        for (int m = 0; m < nm; m++) fputs("---:|", f);
+        fputc('\n', f);
+        for (int k = 0; k < c->n; k++) {
+            const timing_row *r = &c->rows[k];
+            if (isfinite(r->bf)) continue;
+            int seen = 0;
+            for (int j = 0; j < k && !seen; j++) seen = !isfinite(c->rows[j].bf) && !strcmp(c->rows[j].model, r->model);
+            if (seen) continue;
+            fprintf(f, "| %s | %d |", r->model, r->nv);
+            for (int m = 0; m < nm; m++) {
+                const timing_row *hit = NULL;
+                for (int j = 0; j < c->n && !hit; j++)
+                    if (!isfinite(c->rows[j].bf) && !strcmp(c->rows[j].model, r->model) &&
+                        !strcmp(c->rows[j].method, meth[m]))
+                        hit = &c->rows[j];
+                cell(f, hit);
+            }
+            fputc('\n', f);
+        }
+    }
+    free(meth); free(bfs); free(Ns);
+    return RBD_OK;
+}
+
+int report_write_tables(const char *dir, const timing_row *rows, int n)
+{
+    char *path = results_path(dir, "tables.md");
+    if (!path) return rbd_fail(RBD_ENOMEM, "out of memory");
+    tables_ctx c = { rows, n };
+    int rc = atomic_write(path, write_tables, &c);
+    free(path);
+    return rc;
+}

@@ -1,0 +1,188 @@
+/* Results directories and the timings.csv row format. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "rbd.h"
+#include "atomicio.h"
+#include "results.h"
+
+const csv_col timings_cols[TIMINGS_NCOLS] = {
+    { "method", CSV_STR }, { "kind", CSV_STR }, { "model", CSV_STR }, { "bf", CSV_OPTNUM }, { "N", CSV_INT },
+    { "nv", CSV_INT }, { "median_ns", CSV_NUM }, { "min_ns", CSV_NUM }, { "q1_ns", CSV_NUM }, { "q3_ns", CSV_NUM },
+    { "iqr_ns", CSV_NUM }, { "batches", CSV_INT }, { "calls_per_batch", CSV_INT }, { "instructions", CSV_OPTNUM },
+    { "cycles", CSV_OPTNUM },
+};
+
+/* Written by the accuracy audit: errors of one output of one method on one
+ * model against the MPFR reference, over `states` random states (DESIGN.md,
+ * "Numbers that must mean the same everywhere"). */
+const csv_col accuracy_cols[ACCURACY_NCOLS] = {
+    { "method", CSV_STR }, { "output", CSV_STR }, { "model", CSV_STR }, { "bf", CSV_OPTNUM }, { "N", CSV_INT },
+    { "nv", CSV_INT }, { "states", CSV_INT }, { "rms_rel", CSV_NUM }, { "max_abs", CSV_NUM },
+    { "normwise", CSV_NUM }, { "zero_max", CSV_OPTNUM },
+};
+
+const csv_col crossover_cols[CROSSOVER_NCOLS] = {
+    { "A", CSV_STR }, { "B", CSV_STR }, { "bf", CSV_NUM }, { "range", CSV_STR }, { "N_cross", CSV_OPTNUM },
+    { "bracket_lo", CSV_INT }, { "bracket_hi", CSV_INT }, { "status", CSV_STR }, { "probes", CSV_INT },
+    { "repetitions", CSV_INT }, { "confidence", CSV_NUM },
+};
+
+char *results_path(const char *dir, const char *name)
+{
+    size_t len = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(len);
+    if (p) snprintf(p, len, "%s/%s", dir, name);
+    return p;
+}
+
+int results_prepare_dir(const char *dir)
+{
+    int rc = mkdir_p(dir);
+    if (rc) return rc;
+    char *probe = results_path(dir, ".rbdiff-probeXXXXXX");
+    if (!probe) return rbd_fail(RBD_ENOMEM, "out of memory");
+    int fd = mkstemp(probe);
+    if (fd < 0) {
+        rc = rbd_fail(RBD_EIO, "results directory '%s' is not writable: %s", dir, strerror(errno));
+    } else {
+        close(fd);
+        unlink(probe);
+    }
+    free(probe);
+    return rc;
+}
+
+static double num_or_nan(const char *s)
+{
+    return *s ? strtod(s, NULL) : NAN;
+}
+
+int timing_row_from_fields(char *const *f, timing_row *r)
+{
+    memset(r, 0, sizeof *r);
+    if (strlen(f[0]) >= sizeof r->method || strlen(f[1]) >= sizeof r->kind || strlen(f[2]) >= sizeof r->model)
+        return rbd_fail(RBD_EPARSE, "timings row: method, kind or model too long");
+    strcpy(r->method, f[0]);
+    strcpy(r->kind, f[1]);
+    strcpy(r->model, f[2]);
+    r->bf = num_or_nan(f[3]);
+    r->N = atoi(f[4]);
+    r->nv = atoi(f[5]);
+    r->median_ns = strtod(f[6], NULL);
+    r->min_ns = strtod(f[7], NULL);
+    r->q1_ns = strtod(f[8], NULL);
+    r->q3_ns = strtod(f[9], NULL);
+    r->iqr_ns = strtod(f[10], NULL);
+    r->batches = atoi(f[11]);
+    r->calls_per_batch = atol(f[12]);
+    r->instructions = num_or_nan(f[13]);
+    r->cycles = num_or_nan(f[14]);
+    return RBD_OK;
+}
+
+void timing_row_to_fields(const timing_row *r, char buf[TIMINGS_NCOLS][64], const char *f[TIMINGS_NCOLS])
+{
+    f[0] = r->method;
+    f[1] = r->kind;
+    f[2] = r->model;
+    for (int k = 3; k < TIMINGS_NCOLS; k++) { buf[k][0] = 0; f[k] = buf[k]; }
+    if (isfinite(r->bf)) snprintf(buf[3], 64, "%.17g", r->bf);
+    snprintf(buf[4], 64, "%d", r->N);
+    snprintf(buf[5], 64, "%d", r->nv);
+    /* %.6g: ns per call carries no more than a few significant digits */
+    snprintf(buf[6], 64, "%.6g", r->median_ns);
+    snprintf(buf[7], 64, "%.6g", r->min_ns);
+    snprintf(buf[8], 64, "%.6g", r->q1_ns);
+    snprintf(buf[9], 64, "%.6g", r->q3_ns);
+    snprintf(buf[10], 64, "%.6g", r->iqr_ns);
+    snprintf(buf[11], 64, "%d", r->batches);
+    snprintf(buf[12], 64, "%ld", r->calls_per_batch);
+    if (isfinite(r->instructions)) snprintf(buf[13], 64, "%.6g", r->instructions);
+    if (isfinite(r->cycles)) snprintf(buf[14], 64, "%.6g", r->cycles);
+}
+
+/* skew and taper of an autotree spec (defaults 0 and 1). */
+static void spec_skew_taper(const char *spec, double *skew, double *taper)
+{
+    *skew = 0;
+    *taper = 1;
+    const char *p;
+    if ((p = strstr(spec, "skew="))) *skew = strtod(p + 5, NULL);
+    if ((p = strstr(spec, "taper="))) *taper = strtod(p + 6, NULL);
+}
+
+void timing_row_name(const timing_row *r, char *buf, size_t len)
+{
+    if (!strncmp(r->model, "autotree:", 9) && isfinite(r->bf)) {
+        double skew, taper;
+        spec_skew_taper(r->model, &skew, &taper);
+        int n = snprintf(buf, len, "%s/bf:%g/N:%d", r->method, r->bf, r->N);
+        if ((skew != 0 || taper != 1) && n > 0 && (size_t)n < len)
+            snprintf(buf + n, len - (size_t)n, "/skew:%g/taper:%g", skew, taper);
+    } else {
+        snprintf(buf, len, "%s/model:%s", r->method, r->model);
+    }
+}
+
+int timing_row_parse_name(const char *name, timing_row *r)
+{
+    const char *slash = strchr(name, '/');
+    size_t ml = slash ? (size_t)(slash - name) : strlen(name);
+    if (ml >= sizeof r->method) return rbd_fail(RBD_EPARSE, "benchmark name '%s': method part too long", name);
+    memcpy(r->method, name, ml);
+    r->method[ml] = 0;
+    r->bf = NAN;
+    r->N = 0;
+    if (!slash) { snprintf(r->model, sizeof r->model, "%s", name); return RBD_OK; }
+    if (!strncmp(slash, "/model:", 7)) { snprintf(r->model, sizeof r->model, "%s", slash + 7); return RBD_OK; }
+    double bf, skew = 0, taper = 1;
+    int N, used = 0;
+    if (sscanf(slash, "/bf:%lf/N:%d%n", &bf, &N, &used) == 2) {
+        if (slash[used] && sscanf(slash + used, "/skew:%lf/taper:%lf", &skew, &taper) != 2)
+            skew = 0, taper = 1;
+        r->bf = bf;
+        r->N = N;
+        snprintf(r->model, sizeof r->model, "autotree:N=%d,bf=%g,skew=%g,taper=%g", N, bf, skew, taper);
+        return RBD_OK;
+    }
+    /* Some other tool's benchmark: its name after the method is the model. */
+    snprintf(r->model, sizeof r->model, "%s", slash + 1);
+    return RBD_OK;
+}
+
+static int load_csv(const char *path, timing_row **rows, int *n)
+{
+    csvlog t;
+    int rc = csvlog_read(&t, path, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY);
+    if (rc) return rc;
+    *rows = calloc((size_t)t.nrows + 1, sizeof **rows);
+    if (!*rows) { csvlog_close(&t); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    for (int k = 0; k < t.nrows && !rc; k++) rc = timing_row_from_fields(t.rows[k], &(*rows)[k]);
+    *n = t.nrows;
+    csvlog_close(&t);
+    if (rc) { free(*rows); *rows = NULL; *n = 0; }
+    return rc;
+}
+
+int timing_rows_load(const char *path, timing_row **rows, int *n)
+{
+    *rows = NULL;
+    *n = 0;
+    struct stat st;
+    if (stat(path, &st) != 0) return rbd_fail(RBD_EIO, "%s: %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode)) {
+        char *p = results_path(path, TIMINGS_CSV);
+        if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
+        int rc = load_csv(p, rows, n);
+        free(p);
+        return rc;
+    }
+    size_t len = strlen(path);
+    if (len > 5 && !strcmp(path + len - 5, ".json")) return gbench_read(path, rows, n);
+    return load_csv(path, rows, n);
+}

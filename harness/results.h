@@ -1,0 +1,68 @@
+/*
+ * A results directory (one per run, results/<date>-<name> by default):
+ *
+ *   timings.csv     one row per method x model (N, bf): ns per call
+ *   accuracy.csv    one row per method x model: errors against the reference
+ *   crossover.csv   one row per crossover search
+ *   meta.json       how the numbers were made (meta.c)
+ *   tables.md       median us per call, N rows x method columns, per bf (report.c)
+ *   benchmarks.json the same in Google Benchmark's format (gbench.c)
+ *
+ * The CSV files are appended row by row and survive interruption (csvlog.h);
+ * the other three are derived from them and replaced atomically.
+ */
+#ifndef RBD_RESULTS_H
+#define RBD_RESULTS_H
+
+#include "csvlog.h"
+
+#define TIMINGS_CSV "timings.csv"
+#define ACCURACY_CSV "accuracy.csv"
+#define CROSSOVER_CSV "crossover.csv"
+
+enum { TIMINGS_NCOLS = 15, TIMINGS_NKEY = 3 };
+extern const csv_col timings_cols[TIMINGS_NCOLS];
+enum { ACCURACY_NCOLS = 11, ACCURACY_NKEY = 4 };
+extern const csv_col accuracy_cols[ACCURACY_NCOLS];
+enum { CROSSOVER_NCOLS = 11, CROSSOVER_NKEY = 4 };
+extern const csv_col crossover_cols[CROSSOVER_NCOLS];
+
+/* One timings.csv row. */
+typedef struct {
+    char method[64];
+    char kind[8];           /* ID, FD, base */
+    char model[512];        /* model spec */
+    double bf;              /* NAN for models that are not autoTree */
+    int N;                  /* bodies */
+    int nv;
+    double median_ns, min_ns, q1_ns, q3_ns, iqr_ns;
+    int batches;
+    long calls_per_batch;
+    double instructions, cycles;    /* per call; NAN when not measured */
+} timing_row;
+
+/* Creates dir (and parents) and proves it writable; errors name the path. */
+int results_prepare_dir(const char *dir);
+/* dir + "/" + name in a fresh allocation (NULL on out of memory). */
+char *results_path(const char *dir, const char *name);
+
+/* Converts between a row and its CSV fields (fields[k] point into buf). */
+int timing_row_from_fields(char *const *fields, timing_row *r);
+void timing_row_to_fields(const timing_row *r, char buf[TIMINGS_NCOLS][64], const char *fields[TIMINGS_NCOLS]);
+
+/* Reads timings from a results directory, a timings.csv or a Google
+ * Benchmark JSON file; *rows is malloc'ed. */
+int timing_rows_load(const char *path, timing_row **rows, int *n);
+
+/* "method/bf:B/N:N" for autoTree rows (plus /skew:S/taper:T when not the
+ * defaults), "method/model:SPEC" otherwise: the Google Benchmark name. */
+void timing_row_name(const timing_row *r, char *buf, size_t len);
+/* Parses a name made by timing_row_name back into method, bf, N, model. */
+int timing_row_parse_name(const char *name, timing_row *r);
+
+/* The derived files. */
+int report_write_tables(const char *dir, const timing_row *rows, int n);
+int gbench_write(const char *path, const timing_row *rows, int n, const char *cmdline);
+int gbench_read(const char *path, timing_row **rows, int *n);
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * What a sweep measures, from a config file and/or command-line flags.
+ *
+ * Config format (the .conf files in harness/sweeps/): one `key = value` per line, `#`
+ * starts a comment, blank lines ignored.  Keys (flags of `rbdiff sweep`
+ * take the same names, e.g. --N, --bf, --batch-ms):
+ *
+ *   name         = default            short name of the results directory
+ *   methods      = all | a, b, ...    registered methods and base algorithms
+ *   base         = yes | no           also time the base algorithms (rnea, ...)
+ *   N            = 1, 2, 5, 10:10:100 whole numbers >= 1; A:B or A:STEP:B ranges
+ *   bf           = 1, 2, 5            branching factors >= 1
+ *   skew         = 0                  autoTree skew (radians)
+ *   taper        = 1                  autoTree taper (> 0)
+ *   model        = urdf:PATH[,freeflyer]   an extra model (repeatable)
+ *   seed         = 1                  random-state seed
+ *   pool         = 32                 random states per measurement
+ *   batches      = 11                 timed batches per measurement
+ *   batch_ms     = 10                 minimum wall time of one batch
+ *   warmup_ms    = 20                 warm-up before calibrating
+ *   pin          = -1                 CPU to pin to (-1: no pinning)
+ *   blas_threads = 1                  OpenBLAS threads
+ *   counters     = yes | no           hardware counters (perf_event_open)
+ *   crossover    = A B                a crossover search, A vs B (repeatable)
+ *   crossover_range = 2:200           N range of the crossover searches
+ *
+ * Every error names file:line (or the flag), the key and the bad value.
+ */
+#ifndef RBD_SWEEPCONF_H
+#define RBD_SWEEPCONF_H
+
+#include <stdint.h>
+
+typedef struct {
+    char *name;
+    char **methods; int nmethods;     /* empty: all registered */
+    int base;
+    int *N; int nN;
+    double *bf; int nbf;
+    double skew, taper;
+    char **models; int nmodels;
+    uint64_t seed;
+    int pool, batches;
+    double batch_ms, warmup_ms;
+    int pin, blas_threads, counters;
+    char **xo_a, **xo_b; int nxo;
+    int xo_lo, xo_hi;
+    unsigned seen;                    /* bit per key already set (duplicates) */
+} sweep_config;
+
+void sweep_config_init(sweep_config *c);
+void sweep_config_free(sweep_config *c);
+
+/* Sets one key; where is "FILE:LINE" or "--flag" and prefixes every error.
+ * A key given twice in one file is an error (except model, crossover). */
+int sweep_config_set(sweep_config *c, const char *key, const char *value, const char *where);
+/* Reads a config file, applying each line with sweep_config_set. */
+int sweep_config_read(sweep_config *c, const char *path);
+/* Forgets which keys were set, so flags may override a file's values. */
+void sweep_config_allow_override(sweep_config *c);
+
+/* Every key, NULL-terminated; each is also a flag (--KEY, '_' -> '-'). */
+extern const char *const sweep_keys[];
+enum { SWEEP_OPT_BASE = 1000 };
+struct option;
+/* getopt_long options for every key (val = SWEEP_OPT_BASE + key index)
+ * followed by extra[0..nextra-1]; free() the result. */
+struct option *sweep_options(const struct option *extra, int nextra);
+/* Applies --KEY VALUE (key = index into sweep_keys); errors name the flag. */
+int sweep_config_flag(sweep_config *c, int key, const char *value);
+
+/* Comma/space separated lists with ranges; errors prefixed with where. */
+int parse_int_list(const char *s, const char *where, const char *key, int min, int **out, int *n);
+int parse_num_list(const char *s, const char *where, const char *key, double min, double **out, int *n);
+
+/* "a, b, c" of every registered method and base algorithm, into buf. */
+void valid_method_names(char *buf, size_t len);
+/* 1 if name is a registered method or base algorithm. */
+int known_method_name(const char *name);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * The timing methodology of DESIGN.md for any timeable: warm-up, a
+ * calibrated batch length (>= batch_ns of wall time, so the clock's
+ * resolution and the loop overhead vanish), K batches cycling through the
+ * state pool, then median, min and inter-quartile range of ns per call.
+ * Hardware counters, when a perfctr is given, are read around each batch.
+ */
+#ifndef RBD_TIMING_H
+#define RBD_TIMING_H
+
+#include <signal.h>
+#include "perfctr.h"
+#include "stats.h"
+#include "timeable.h"
+
+typedef struct {
+    double warmup_ns;       /* warm-up wall time before calibrating (default 20 ms) */
+    double batch_ns;        /* minimum wall time of one batch (default 10 ms)       */
+    int batches;            /* K (default 11)                                        */
+    perfctr *pc;            /* optional hardware counters (NULL: time only)          */
+    volatile sig_atomic_t *stop;   /* optional: set by SIGINT; ends the measurement  */
+} timing_opts;
+
+typedef struct {
+    rbd_stats ns;           /* ns per call over the K batches                        */
+    int batches;
+    long calls_per_batch;
+    double instructions;    /* per call, median over batches; NAN without counters   */
+    double cycles;
+} timing_result;
+
+void timing_opts_default(timing_opts *o);
+
+/* Monotonic wall clock in ns (CLOCK_MONOTONIC). */
+double timing_now_ns(void);
+
+/* RBD_EINTR-like stop: returns 1 (no result) when *o->stop was set. */
+int timing_measure(const rbd_timeable *t, const timing_opts *o, timing_result *r);
+
+/* Pins this thread to one CPU (sched_setaffinity); errors name the CPU. */
+int timing_pin_cpu(int cpu);
+/* OpenBLAS threads: n >= 1 sets that many (openblas_set_num_threads). */
+void timing_blas_threads(int n);
+
+#endif

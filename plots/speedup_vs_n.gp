@@ -1,0 +1,36 @@
+# Speedup of method A over method B against N (the paper's Fig. 3, 4, 6 and
+# Fig. 7 right): y = t_B / t_A, so values above 1 mean A is faster.
+# Called by `rbdiff plot` with:
+#   outbase  output path without extension (.png and .svg are written)
+#   files    data files, one per series: N tA_ns tB_ns
+#   titles, colors, dts, ttl   as in time_vs_n.gp
+#   ylab     y-axis label, e.g. "speedup t(rneacr) / t(idsva)"
+#   logy     1 for a logarithmic y axis
+#   xcross, xcdts   optional crossover N values to mark
+set dashtype 2 (9, 5)
+set dashtype 3 (1.5, 4)
+set dashtype 4 (9, 4, 1.5, 4)
+set logscale x
+if (exists("logy") && logy) { set logscale y }
+set xlabel "N (bodies)"
+set ylabel ylab noenhanced
+set key top left noenhanced box opaque
+set grid xtics ytics mxtics mytics lc rgb "#e0e0e0"
+set title ttl noenhanced
+if (!exists("xcross")) xcross = ""
+if (!exists("xcdts")) xcdts = ""
+do for [fmt in "png svg"] {
+    if (fmt eq "png") { set terminal pngcairo size 960,640 font "Sans,11" } \
+    else { set terminal svg size 960,640 dynamic font "Sans,11" }
+    set output outbase.".".fmt
+    unset arrow
+    unset label
+    do for [i = 1:words(xcross)] {
+        set label i sprintf(" N = %d", int(word(xcross, i))) at first int(word(xcross, i)), graph 0.04 left tc rgb "#606060"
+        set arrow from first int(word(xcross, i)), graph 0 to first int(word(xcross, i)), graph 1 nohead lc rgb "#808080" lw 1.5 dt int(word(xcdts, i))
+    }
+    plot 1 with lines lc rgb "#404040" lw 1 dt 1 notitle, \
+         for [i = 1:words(files)] word(files, i) using 1:($3 / $2) with linespoints \
+         lc int(word(colors, i)) dt int(word(dts, i)) lw 2 pt 7 ps 0.6 title word(titles, i)
+    unset output
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# `rbdiff plot` on the synthetic results of tests/data: every figure is
+# rendered as a non-empty PNG and SVG; a results set without those methods
+# skips the figures with a note and still succeeds.
+# Usage: plot.sh RBDIFF TMPDIR
+set -u
+RBDIFF=$1
+TMP=$2
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$TMP"
+mkdir -p "$TMP"
+fails=0
+"$here/../data/make-synthetic-results.sh" "$TMP/synth"
+if ! "$RBDIFF" plot "$TMP/synth" >"$TMP/out" 2>"$TMP/err"; then
+    echo "FAIL: rbdiff plot on synthetic results"; cat "$TMP/err"; exit 1
+fi
+for f in fig2_id fig2_fd fig3_frames fig4_pin26 fig6_pin26fd fig7_times fig7_speedup times_all accuracy; do
+    for ext in png svg; do
+        if [ ! -s "$TMP/synth/plots/$f.$ext" ]; then echo "FAIL: $f.$ext missing or empty"; fails=$((fails + 1)); fi
+    done
+done
+# PNG magic number
+if [ "$(head -c 8 "$TMP/synth/plots/fig2_id.png" | od -An -tx1 | tr -d ' \n')" != "89504e470d0a1a0a" ]; then
+    echo "FAIL: fig2_id.png is not a PNG"; fails=$((fails + 1))
+fi
+# the crossover of crossover.csv reaches the Fig. 7 scripts
+if ! grep -q "N = 57" "$TMP/synth/plots/fig7_times.svg"; then echo "FAIL: crossover N not marked"; fails=$((fails + 1)); fi
+
+# only the base algorithm measured: the paper's figures are skipped with a note
+mkdir -p "$TMP/base"
+head -1 "$TMP/synth/timings.csv" >"$TMP/base/timings.csv"
+grep '^rnea,' "$TMP/synth/timings.csv" >>"$TMP/base/timings.csv"
+if ! "$RBDIFF" plot "$TMP/base" >"$TMP/out" 2>"$TMP/err"; then echo "FAIL: plot with missing data failed"; cat "$TMP/err"; fails=$((fails + 1)); fi
+for note in "plot fig2_id: skipped (no timings for idsva rneacr)" "plot accuracy: skipped (no $TMP/base/accuracy.csv)"; do
+    if ! grep -qF "$note" "$TMP/out"; then echo "FAIL: no note '$note'"; cat "$TMP/out"; fails=$((fails + 1)); fi
+done
+if [ ! -s "$TMP/base/plots/times_all.png" ]; then echo "FAIL: times_all.png missing"; fails=$((fails + 1)); fi
+
+# compare: a run against itself passes
+if ! "$RBDIFF" compare "$TMP/synth" "$TMP/synth" >"$TMP/out" 2>&1; then echo "FAIL: compare synth synth"; fails=$((fails + 1)); fi
+[ "$fails" -eq 0 ] && echo "plot checks passed"
+[ "$fails" -eq 0 ]

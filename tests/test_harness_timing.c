@@ -1,0 +1,247 @@
+/* The timing methodology on dummy timeables and dummy method descriptors
+ * (the registry is not needed): batches cycle through the state pool,
+ * statistics are consistent, errors and interrupts end a measurement, and
+ * a method's init/eval/fini life cycle is respected.  No speed asserts. */
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "bench.h"
+#include "timing.h"
+
+typedef struct {
+    long calls;
+    int seen[64];
+    int fail_at;        /* call number that fails (0: never) */
+    volatile sig_atomic_t *stop_flag;
+    long stop_at;
+    volatile double sink;
+} dummy;
+
+static int dummy_call(void *p, int k)
+{
+    dummy *d = p;
+    d->calls++;
+    d->seen[k]++;
+    for (int i = 0; i < 200; i++) d->sink += i * 1e-9;   /* a little work */
+    if (d->stop_flag && d->calls == d->stop_at) *d->stop_flag = 1;
+    return d->fail_at && d->calls == d->fail_at ? RBD_ESINGULAR : 0;
+}
+
+static rbd_timeable dummy_timeable(dummy *d, int pool)
+{
+    rbd_timeable t = { "dummy", "base", 1, pool, d, dummy_call, NULL };
+    return t;
+}
+
+static timing_opts quick(void)
+{
+    timing_opts o;
+    timing_opts_default(&o);
+    o.warmup_ns = 1e5;
+    o.batch_ns = 2e5;
+    o.batches = 5;
+    return o;
+}
+
+static void test_batches_and_stats(void **s)
+{
+    (void)s;
+    dummy d;
+    memset(&d, 0, sizeof d);
+    rbd_timeable t = dummy_timeable(&d, 7);
+    timing_opts o = quick();
+    timing_result r;
+    assert_int_equal(timing_measure(&t, &o, &r), 0);
+    assert_int_equal(r.batches, 5);
+    assert_true(r.calls_per_batch >= 1);
+    assert_true(d.calls >= 5 * r.calls_per_batch);   /* plus warm-up and calibration */
+    for (int k = 0; k < 7; k++) assert_true(d.seen[k] > 0);
+    for (int k = 7; k < 64; k++) assert_int_equal(d.seen[k], 0);   /* never outside the pool */
+    assert_true(r.ns.min > 0);
+    assert_true(r.ns.min <= r.ns.q1 && r.ns.q1 <= r.ns.median && r.ns.median <= r.ns.q3 && r.ns.q3 <= r.ns.max);
+    assert_int_equal(r.ns.n, 5);
+    assert_true(isnan(r.instructions));   /* no counters asked for */
+}
+
+static void test_error_and_stop(void **s)
+{
+    (void)s;
+    dummy d;
+    memset(&d, 0, sizeof d);
+    d.fail_at = 3;
+    rbd_timeable t = dummy_timeable(&d, 4);
+    timing_opts o = quick();
+    timing_result r;
+    assert_int_equal(timing_measure(&t, &o, &r), RBD_ESINGULAR);
+    assert_int_equal(d.calls, 3);
+
+    volatile sig_atomic_t stop = 0;
+    memset(&d, 0, sizeof d);
+    d.stop_flag = &stop;
+    d.stop_at = 10;
+    o.stop = &stop;
+    assert_int_equal(timing_measure(&t, &o, &r), 1);
+    o.batches = 0;
+    assert_int_equal(timing_measure(&t, &o, &r), RBD_EINVAL);
+}
+
+/* ---- a dummy derivative method, as the real ones plug in ---- */
+
+static int n_init, n_eval, n_fini;
+
+typedef struct { int nv; double *scratch; } dws;
+
+static int dm_init(const rbd_model *m, const rbd_options *o, void **ws)
+{
+    (void)o;
+    dws *w = malloc(sizeof *w);
+    if (!w) return RBD_ENOMEM;
+    w->nv = m->nv;
+    w->scratch = calloc((size_t)m->nv, sizeof(double));
+    *ws = w;
+    n_init++;
+    return 0;
+}
+
+static int dm_eval(void *p, const rbd_state *x, rbd_derivs *out)
+{
+    dws *w = p;
+    if (!x->q || !x->v || !x->a || !out->tau || !out->dtau_dq || !out->dtau_dv) return RBD_EINVAL;
+    /* touch every output entry, as a real method does */
+    for (int i = 0; i < w->nv; i++) out->tau[i] = x->a[i];
+    for (int i = 0; i < w->nv * w->nv; i++) out->dtau_dq[i] = out->dtau_dv[i] = x->q[i % w->nv];
+    n_eval++;
+    return 0;
+}
+
+static void dm_fini(void *p)
+{
+    dws *w = p;
+    free(w->scratch);
+    free(w);
+    n_fini++;
+}
+
+static const rbd_method dummy_id = { "dummy-id", "test method", RBD_ID_DERIVS, RBD_JOINTS_1DOF, dm_init, dm_eval, dm_fini };
+static const rbd_method prismatic_only = { "prism", "test method", RBD_ID_DERIVS, 1u << RBD_JOINT_PRISMATIC, dm_init,
+                                           dm_eval, dm_fini };
+
+static void test_method_life_cycle(void **s)
+{
+    (void)s;
+    rbd_model *m = tu_model("autotree:N=5,bf=2");
+    rbd_timeable t;
+    n_init = n_eval = n_fini = 0;
+    assert_int_equal(timeable_method(&dummy_id, m, NULL, 3, 42, &t), 0);
+    assert_string_equal(t.kind, "ID");
+    assert_int_equal(n_init, 1);
+    timing_opts o = quick();
+    timing_result r;
+    assert_int_equal(timing_measure(&t, &o, &r), 0);
+    assert_true(n_eval >= 5);
+    timeable_free(&t);
+    assert_int_equal(n_fini, 1);
+    /* a model with joints the method does not support: refused before init */
+    n_init = 0;
+    assert_int_equal(timeable_method(&prismatic_only, m, NULL, 3, 42, &t), RBD_ENOTSUP);
+    assert_int_equal(n_init, 0);
+    assert_non_null(strstr(rbd_last_error(), "does not support the revolute joint"));
+    rbd_model_free(m);
+}
+
+static void test_base_rnea_row(void **s)
+{
+    (void)s;
+    rbd_model *m = tu_model("autotree:N=4,bf=1");
+    sweep_config c;
+    sweep_config_init(&c);
+    c.batches = 3;
+    c.batch_ms = 0.2;
+    c.warmup_ms = 0.1;
+    bench_target *tg;
+    int n;
+    assert_int_equal(bench_targets(&c, &tg, &n), 0);
+    assert_int_equal(n, rbd_method_count() + 1);      /* every method, then the base algorithms */
+    assert_string_equal(tg[n - 1].name, "rnea");
+    bench_model bm = { "autotree:N=4,bf=1,skew=0,taper=1", 1 };
+    timing_row row;
+    assert_int_equal(bench_measure(&tg[n - 1], m, &bm, &c, NULL, NULL, &row), 0);
+    assert_string_equal(row.method, "rnea");
+    assert_string_equal(row.kind, "base");
+    assert_int_equal(row.N, 4);
+    assert_int_equal(row.batches, 3);
+    assert_true(row.min_ns <= row.median_ns && row.iqr_ns >= 0);
+    free(tg);
+    sweep_config_free(&c);
+    rbd_model_free(m);
+}
+
+/* Two dummy methods whose work grows as N^2 and as 40 N: crossover_run
+ * must finish with a consistent result (which N it finds is timing, and
+ * is not asserted). */
+static volatile double spin_sink;
+
+static int spin_eval_quadratic(void *p, const rbd_state *x, rbd_derivs *out)
+{
+    (void)x; (void)out;
+    dws *w = p;
+    for (long i = 0; i < (long)w->nv * w->nv; i++) spin_sink += 1e-9 * (double)i;
+    return 0;
+}
+
+static int spin_eval_linear(void *p, const rbd_state *x, rbd_derivs *out)
+{
+    (void)x; (void)out;
+    dws *w = p;
+    for (long i = 0; i < 40L * w->nv; i++) spin_sink += 1e-9 * (double)i;
+    return 0;
+}
+
+static const rbd_method quad = { "quad", "test", RBD_ID_DERIVS, RBD_JOINTS_1DOF, dm_init, spin_eval_quadratic, dm_fini };
+static const rbd_method lin = { "lin", "test", RBD_ID_DERIVS, RBD_JOINTS_1DOF, dm_init, spin_eval_linear, dm_fini };
+
+static void test_crossover_run(void **s)
+{
+    (void)s;
+    sweep_config c;
+    sweep_config_init(&c);
+    c.pool = 2;
+    c.batch_ms = 0.4;
+    c.warmup_ms = 0.1;
+    xo_opts o;
+    xo_opts_default(&o);
+    o.lo = 2;
+    o.hi = 200;
+    o.max_reps = 15;
+    xo_result r;
+    n_init = n_fini = 0;
+    assert_int_equal(crossover_run(&lin, &quad, 1, &c, &o, NULL, &r), 0);
+    assert_int_equal(n_init, n_fini);             /* every workspace released */
+    assert_true(r.probes >= 1 && r.reps >= r.probes * o.min_reps);
+    assert_true(r.lo >= o.lo && r.hi <= o.hi && r.lo <= r.hi);
+    assert_true(r.confidence >= 0 && r.confidence <= 1);
+    if (r.status == XO_FOUND) assert_true(r.n_cross == r.hi && r.hi == r.lo + 1);
+    char buf[11][64];
+    const char *f[11];
+    crossover_row_fields("lin", "quad", 1, &o, &r, buf, f);
+    assert_string_equal(f[3], "2:200");
+    assert_true(strlen(f[7]) > 0);
+    /* an interrupt ends the search */
+    volatile sig_atomic_t stop = 1;
+    assert_int_equal(crossover_run(&lin, &quad, 1, &c, &o, &stop, &r), 1);
+    sweep_config_free(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_batches_and_stats),
+        cmocka_unit_test(test_error_and_stop),
+        cmocka_unit_test(test_method_life_cycle),
+        cmocka_unit_test(test_base_rnea_row),
+        cmocka_unit_test(test_crossover_run),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
