@@ -24,7 +24,22 @@ struct rbd_data {
     double (*F)[6];             /* [nv] CRBA / Minv force columns             */
     double *work;               /* [nv*nv] a spare dense matrix               */
     double *work2;              /* [nv*nv] another                            */
+    /* ground-frame columns (rnea_ground, minv_analytic) */
+    double (*S0)[6];            /* [nv] 0S_i = X0_i^-1 S_i                    */
+    double (*U0)[6];            /* [nv] 0U_i D_i^-1 = X0_i^T U_i D_i^-1       */
+    double (*SD0)[6];           /* [nv] 0S_i D_i^-1                           */
+    /* minv_analytic's forward pass keeps one 6 x nv acceleration block per
+     * live branch point: body i writes slot aslot[i], which equals its
+     * parent's slot for a last child (the parent's block is dead then). */
+    int nslot;
+    int *aslot;                 /* [nb] */
+    double (*A)[6];             /* [nslot*nv] */
+    int *ipath;                 /* [nv] a root-to-dof path (minv_ltdl)        */
 };
+
+/* A pivot p of a joint-space block is singular when p <= RBD_PIVOT_RTOL * s,
+ * s the matching scale (diagonal of IA for ABA, of M for LTDL / Cholesky). */
+#define RBD_PIVOT_RTOL 1e-12
 
 rbd_data *rbd_data_new(const rbd_model *m);
 void rbd_data_free(rbd_data *d);
@@ -54,5 +69,11 @@ void rbd_ltdl_solve(const rbd_model *m, const double *LD, double *x);
 
 /* M^-1 at q by the chosen variant, nv x nv, both triangles. */
 int rbd_minv(const rbd_model *m, rbd_data *d, rbd_minv_kind kind, const double *q, double *Minv);
+/* The three variants (minv_analytic.c, minv_ltdl.c, minv_lapack.c). */
+int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *Minv);
+int rbd_minv_ltdl(const rbd_model *m, rbd_data *d, const double *q, double *Minv);
+int rbd_minv_lapack(const rbd_model *m, rbd_data *d, const double *q, double *Minv);
+/* Copies the lower triangle of the n x n column-major A to its upper one. */
+void rbd_sym_from_lower(int n, double *A);
 
 #endif
