@@ -15,7 +15,7 @@ int rbd_aba(const rbd_model *m, rbd_data *d, const double *q, const double *qd, 
     int i = sp_aba(m, m->Xtree, m->inertia, &w, q, qd, tau, qdd);
     if (i >= 0)
         return rbd_fail(RBD_ESINGULAR, "aba: joint '%s' (body '%s'): S^T IA S is singular at this "
-                        "configuration (the subtree moves no inertia about the joint): the mass matrix is singular",
+                        "configuration (the articulated inertia about the joint's motion vanishes): the mass matrix is singular",
                         m->joint_name[i], m->body_name[i]);
     return RBD_OK;
 }
