@@ -41,31 +41,31 @@ int rbd_crba(const rbd_model *m, rbd_data *d, const double *q, double *M)
         } else {
             for (int k = 0; k < n; k++) sp_inertia_motion(&d->Ic[i], m->S + 6 * (v0 + k), F[k]);
         }
-        int j = i;
-        for (;;) {
-            const int w0 = m->idx_v[j], nj = m->nv_of[j];
-            for (int k = 0; k < n; k++)
-                for (int l = 0; l < nj; l++) {
-                    double s;
-                    if (is_rz(m, j)) {
-                        s = F[k][2];
-                    } else {
+        /* column v0+k of M gets the rows of i and its ancestors (upper triangle,
+         * contiguous); the lower triangle is mirrored at the end.  The force
+         * column stays in locals while it is carried up (no store/reload). */
+        for (int k = 0; k < n; k++) {
+            double f[6], t[6];
+            double *col = M + (size_t)nv * (v0 + k);
+            for (int r = 0; r < 6; r++) f[r] = F[k][r];
+            for (int j = i;;) {
+                const int w0 = m->idx_v[j];
+                if (is_rz(m, j)) {
+                    col[w0] = f[2];
+                } else {
+                    for (int l = 0; l < m->nv_of[j]; l++) {
                         const double *S = m->S + 6 * (w0 + l);
-                        s = 0;
-                        for (int r = 0; r < 6; r++) s += S[r] * F[k][r];
+                        col[w0 + l] = S[0] * f[0] + S[1] * f[1] + S[2] * f[2] + S[3] * f[3] + S[4] * f[4] + S[5] * f[5];
                     }
-                    M[(w0 + l) + (size_t)nv * (v0 + k)] = s;
-                    M[(v0 + k) + (size_t)nv * (w0 + l)] = s;
                 }
-            int p = m->parent[j];
-            if (p < 0) break;
-            for (int k = 0; k < n; k++) {       /* F = X_j^T F: carry the columns to the parent */
-                double t[6];
-                sp_xform_T_force(&d->Xup[j], F[k], t);
-                memcpy(F[k], t, sizeof t);
+                const int p = m->parent[j];
+                if (p < 0) break;
+                sp_xform_T_force(&d->Xup[j], f, t);     /* carry the column to the parent */
+                for (int r = 0; r < 6; r++) f[r] = t[r];
+                j = p;
             }
-            j = p;
         }
     }
+    rbd_sym_from_upper(nv, M);
     return RBD_OK;
 }

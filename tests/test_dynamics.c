@@ -236,13 +236,13 @@ static void test_ltdl(void **s)
         assert_int_equal(rbd_crba(f.m, f.d, f.q, f.M), 0);
         memcpy(f.X, f.M, sizeof(double) * n * n);
         assert_int_equal(rbd_ltdl(f.m, f.X), 0);
-        /* L^T D L, L unit lower from the strict lower triangle of X */
+        /* L^T D L, L_kj at X[j + n*k] (the strict upper triangle) */
         double mx = maxabs(f.M, (size_t)n * n);
         for (int j = 0; j < n; j++)
             for (int i = 0; i < n; i++) {
                 double t = 0;
                 for (int k = (i > j ? i : j); k < n; k++) {
-                    double lki = k == i ? 1 : f.X[k + (size_t)n * i], lkj = k == j ? 1 : f.X[k + (size_t)n * j];
+                    double lki = k == i ? 1 : f.X[i + (size_t)n * k], lkj = k == j ? 1 : f.X[j + (size_t)n * k];
                     t += lki * f.X[k + (size_t)n * k] * lkj;
                 }
                 if (!(fabs(t - f.M[i + (size_t)n * j]) <= 1e-12 * mx))
@@ -254,7 +254,7 @@ static void test_ltdl(void **s)
             if (n > 1024) break;
             for (int j = f.m->dof_parent[k]; j >= 0; j = f.m->dof_parent[j]) anc[j] = 1;
             for (int j = 0; j < k; j++)
-                if (!anc[j]) assert_true(f.X[k + (size_t)n * j] == 0);
+                if (!anc[j]) assert_true(f.X[j + (size_t)n * k] == 0);
         }
         double *x = f.v, *b = f.tau;
         memcpy(x, b, sizeof(double) * n);
