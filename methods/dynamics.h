@@ -30,10 +30,13 @@ struct rbd_data {
     double (*SD0)[6];           /* [nv] 0S_i D_i^-1                           */
     /* minv_analytic's forward pass keeps one 6 x nv acceleration block per
      * live branch point: body i writes slot aslot[i], which equals its
-     * parent's slot for a last child (the parent's block is dead then). */
+     * parent's slot for a last child (the parent's block is dead then).
+     * Blocks are row-major 6 x nv (row k of slot s at A + (6 s + k) nv), so
+     * the sweeps over columns vectorise; Fs is the backward pass's block. */
     int nslot;
     int *aslot;                 /* [nb] */
-    double (*A)[6];             /* [nslot*nv] */
+    double *A;                  /* [nslot*6*nv] */
+    double *Fs;                 /* [6*nv] */
     int *ipath;                 /* [nv] a root-to-dof path (minv_ltdl)        */
 };
 

@@ -27,11 +27,6 @@
 #define SPT(name) sp_##name
 #include "aba_tpl.h"
 
-static inline double dot6(const double a[6], const double b[6])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
-}
-
 /* X0_i, IA_i, D_i^-1 and the ground-frame columns S0, SD0 = 0S D^-1, U0 = 0U D^-1. */
 static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q)
 {
@@ -79,90 +74,141 @@ static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q
     return RBD_OK;
 }
 
+/* The O(N^2) sweeps for a 1-DOF joint, over columns [j0, j1).  F, A, Ap are
+ * the rows of 6 x nv blocks; restrict lets the compiler vectorise over j. */
+#define ROWS(x) double *restrict x##0, double *restrict x##1, double *restrict x##2, \
+                double *restrict x##3, double *restrict x##4, double *restrict x##5
+#define CROWS(x) const double *restrict x##0, const double *restrict x##1, const double *restrict x##2, \
+                 const double *restrict x##3, const double *restrict x##4, const double *restrict x##5
+#define DOT6(w, x, j) (w[0] * x##0[j] + w[1] * x##1[j] + w[2] * x##2[j] + w[3] * x##3[j] + w[4] * x##4[j] + \
+                       w[5] * x##5[j])
+
+/* backward: y = Minv(i, j) = -(0S D^-1)^T F_j; F_j += 0U_i y */
+static void back_1dof(int j0, int j1, const double *SD, const double *u, double *restrict row, ROWS(F))
+{
+    for (int j = j0; j < j1; j++) {
+        double y = -DOT6(SD, F, j);
+        row[j] = y;
+        F0[j] += u[0] * y; F1[j] += u[1] * y; F2[j] += u[2] * y;
+        F3[j] += u[3] * y; F4[j] += u[4] * y; F5[j] += u[5] * y;
+    }
+}
+
+/* forward, leaf: Minv(i, j) -= (0U D^-1)^T A_lambda(i),j */
+static void fwd_1dof_leaf(int j0, int j1, const double *UD, double *restrict row, CROWS(P))
+{
+    for (int j = j0; j < j1; j++) row[j] -= DOT6(UD, P, j);
+}
+
+/* forward, A_i in a fresh slot: A_i,j = A_lambda(i),j + 0S_i y */
+static void fwd_1dof(int j0, int j1, const double *UD, const double *S, double *restrict row, CROWS(P), ROWS(A))
+{
+    for (int j = j0; j < j1; j++) {
+        double y = row[j] - DOT6(UD, P, j);
+        row[j] = y;
+        A0[j] = P0[j] + S[0] * y; A1[j] = P1[j] + S[1] * y; A2[j] = P2[j] + S[2] * y;
+        A3[j] = P3[j] + S[3] * y; A4[j] = P4[j] + S[4] * y; A5[j] = P5[j] + S[5] * y;
+    }
+}
+
+/* forward, last child: A_i overwrites A_lambda(i) in place */
+static void fwd_1dof_inplace(int j0, int j1, const double *UD, const double *S, double *restrict row, ROWS(A))
+{
+    for (int j = j0; j < j1; j++) {
+        double y = row[j] - DOT6(UD, A, j);
+        row[j] = y;
+        A0[j] += S[0] * y; A1[j] += S[1] * y; A2[j] += S[2] * y;
+        A3[j] += S[3] * y; A4[j] += S[4] * y; A5[j] += S[5] * y;
+    }
+}
+
 int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *Minv)
 {
     if (!m || !d || !q || !Minv) return rbd_fail(RBD_EINVAL, "rbd_minv: null argument");
     int rc = articulated_inertias(m, d, q);
     if (rc) return rc;
     const int nb = m->nb, nv = m->nv;
-    double (*F)[6] = d->F;
-    /* backward pass: Minv(i, subtree(i)) and F (ground frame) */
+    const size_t ld = (size_t)nv;
+    double *F[6];                                              /* rows of the 6 x nv block */
+    for (int k = 0; k < 6; k++) F[k] = d->Fs + k * ld;
+    /* backward pass: Minv(i, subtree(i)) = D^-1 (e_i - 0S^T F); F(:, subtree(i)) += 0U_i Minv(i, .) */
     for (int i = nb - 1; i >= 0; i--) {
         const int v0 = m->idx_v[i], n = m->nv_of[i];
         const int ve = m->subtree_end[i] < nb ? m->idx_v[m->subtree_end[i]] : nv;
         const double *Dinv = d->Dinv + 36 * i;
+        double U[6][6];
         for (int r = 0; r < n; r++) {
-            double *row = Minv + (size_t)nv * (v0 + r);       /* row v0+r, stored as a column */
+            double *row = Minv + ld * (v0 + r);                /* row v0+r, stored as a column */
             for (int c = 0; c < n; c++) row[v0 + c] = Dinv[n * r + c];
-            const double *SD = d->SD0[v0 + r];
-            for (int j = v0 + n; j < ve; j++) row[j] = -dot6(SD, F[j]);
+            sp_xform_T_force(&d->X0[i], d->U[v0 + r], U[r]);
         }
         for (int c = 0; c < n; c++)                            /* own columns: pA = 0 there */
-            for (int k = 0; k < 6; k++) F[v0 + c][k] = d->U0[v0 + c][k];
-        /* pA_lambda(i) = X^T (pA_i + U_i D_i^-1 u_i): F(:, desc) += 0U_i Minv(i, desc) */
+            for (int k = 0; k < 6; k++) F[k][v0 + c] = d->U0[v0 + c][k];
+        if (n == 1) {
+            back_1dof(v0 + 1, ve, d->SD0[v0], U[0], Minv + ld * v0, F[0], F[1], F[2], F[3], F[4], F[5]);
+            continue;
+        }
         for (int r = 0; r < n; r++) {
-            const double *row = Minv + (size_t)nv * (v0 + r);
-            double U[6];
-            sp_xform_T_force(&d->X0[i], d->U[v0 + r], U);
+            const double *SD = d->SD0[v0 + r];
+            double *row = Minv + ld * (v0 + r);
             for (int j = v0 + n; j < ve; j++) {
-                double y = row[j];
-                for (int k = 0; k < 6; k++) F[j][k] += U[k] * y;
+                double y = 0;
+                for (int k = 0; k < 6; k++) y -= SD[k] * F[k][j];
+                row[j] = y;
             }
         }
+        for (int r = 0; r < n; r++) {                          /* after all rows: they read F unchanged */
+            const double *row = Minv + ld * (v0 + r);
+            for (int j = v0 + n; j < ve; j++)
+                for (int k = 0; k < 6; k++) F[k][j] += U[r][k] * row[j];
+        }
     }
-    /* forward pass: Minv(i, j >= i) -= D^-1 0U^T A_lambda(i); A_i = A_lambda(i) + 0S_i Minv(i, :) */
+    /* forward pass: Minv(i, j >= i) -= D^-1 0U^T A_lambda(i); A_i = A_lambda(i) + 0S_i Minv(i, .) */
     for (int i = 0; i < nb; i++) {
         const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
         const int ve = m->subtree_end[i] < nb ? m->idx_v[m->subtree_end[i]] : nv;
         const int leaf = m->subtree_end[i] == i + 1;
-        double (*A)[6] = d->A + (size_t)nv * d->aslot[i];
-        if (p < 0) {
-            for (int r = 0; r < n; r++) {
-                double *row = Minv + (size_t)nv * (v0 + r);
-                for (int j = ve; j < nv; j++) row[j] = 0;
-            }
-            if (leaf) continue;
-            for (int j = v0; j < nv; j++) {
-                double *Aj = A[j];
-                for (int k = 0; k < 6; k++) Aj[k] = 0;
-                for (int r = 0; r < n; r++) {
-                    double y = Minv[j + (size_t)nv * (v0 + r)];
-                    const double *S = d->S0[v0 + r];
-                    for (int k = 0; k < 6; k++) Aj[k] += S[k] * y;
-                }
-            }
-            continue;
+        double *A[6], *Ap[6];
+        for (int k = 0; k < 6; k++) {
+            A[k] = d->A + (6 * (size_t)d->aslot[i] + k) * ld;
+            Ap[k] = p >= 0 ? d->A + (6 * (size_t)d->aslot[p] + k) * ld : NULL;
         }
-        double (*Ap)[6] = d->A + (size_t)nv * d->aslot[p];
-        if (n == 1) {
+        for (int r = 0; r < n; r++) {                          /* columns after the subtree: no backward term */
+            double *row = Minv + ld * (v0 + r);
+            for (int j = ve; j < nv; j++) row[j] = 0;
+        }
+        if (p >= 0 && n == 1) {
             const double *UD = d->U0[v0], *S = d->S0[v0];
-            double *row = Minv + (size_t)nv * v0;
-            for (int j = v0; j < ve; j++) row[j] -= dot6(UD, Ap[j]);
-            for (int j = ve; j < nv; j++) row[j] = -dot6(UD, Ap[j]);
-            if (!leaf)
-                for (int j = v0; j < nv; j++) {
-                    double y = row[j];
-                    for (int k = 0; k < 6; k++) A[j][k] = Ap[j][k] + S[k] * y;
-                }
+            double *row = Minv + ld * v0;
+            if (leaf)
+                fwd_1dof_leaf(v0, nv, UD, row, Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5]);
+            else if (A[0] == Ap[0])
+                fwd_1dof_inplace(v0, nv, UD, S, row, A[0], A[1], A[2], A[3], A[4], A[5]);
+            else
+                fwd_1dof(v0, nv, UD, S, row, Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5], A[0], A[1], A[2], A[3], A[4], A[5]);
             continue;
         }
-        for (int r = 0; r < n; r++) {
-            const double *UD = d->U0[v0 + r];
-            double *row = Minv + (size_t)nv * (v0 + r);
-            for (int j = v0; j < ve; j++) row[j] -= dot6(UD, Ap[j]);
-            for (int j = ve; j < nv; j++) row[j] = -dot6(UD, Ap[j]);
-        }
-        if (!leaf)
-            for (int j = v0; j < nv; j++) {
-                double a[6];
-                for (int k = 0; k < 6; k++) a[k] = Ap[j][k];
-                for (int r = 0; r < n; r++) {
-                    double y = Minv[j + (size_t)nv * (v0 + r)];
-                    const double *S = d->S0[v0 + r];
-                    for (int k = 0; k < 6; k++) a[k] += S[k] * y;
+        if (p >= 0)
+            for (int r = 0; r < n; r++) {
+                const double *UD = d->U0[v0 + r];
+                double *row = Minv + ld * (v0 + r);
+                for (int j = v0; j < nv; j++) {
+                    double s = 0;
+                    for (int k = 0; k < 6; k++) s += UD[k] * Ap[k][j];
+                    row[j] -= s;
                 }
-                for (int k = 0; k < 6; k++) A[j][k] = a[k];
             }
+        if (leaf) continue;
+        for (int k = 0; k < 6; k++) {
+            double *Ak = A[k];
+            if (p >= 0) { const double *Apk = Ap[k]; for (int j = v0; j < nv; j++) Ak[j] = Apk[j]; }
+            else for (int j = v0; j < nv; j++) Ak[j] = 0;
+            for (int r = 0; r < n; r++) {
+                const double *row = Minv + ld * (v0 + r);
+                const double s = d->S0[v0 + r][k];
+                for (int j = v0; j < nv; j++) Ak[j] += s * row[j];
+            }
+        }
     }
     rbd_sym_from_lower(nv, Minv);
     return RBD_OK;
