@@ -165,6 +165,13 @@ static inline void SP(aba_Ia)(const rbd_model *m, int i, const T IA[36], const T
                               T UD[][6], T Ia[36])
 {
     const int v0 = m->idx_v[i], n = m->nv_of[i];
+    if (n == 1) {
+        const T *u = U[v0];
+        for (int r = 0; r < 6; r++) UD[0][r] = u[r] * Dinv[0];
+        for (int r = 0; r < 6; r++)
+            for (int c = 0; c < 6; c++) Ia[6 * r + c] = IA[6 * r + c] - UD[0][r] * u[c];
+        return;
+    }
     for (int b = 0; b < n; b++)
         for (int r = 0; r < 6; r++) {
             T s = 0;
