@@ -7,6 +7,7 @@ void rbd_data_free(rbd_data *d)
     if (!d) return;
     free(d->Xup); free(d->X0); free(d->v); free(d->a); free(d->f); free(d->c); free(d->pA); free(d->IA);
     free(d->U); free(d->Dinv); free(d->u); free(d->Ic); free(d->F); free(d->work); free(d->work2);
+    free(d->S0); free(d->U0); free(d->SD0); free(d->aslot); free(d->A); free(d->Fs); free(d->ipath);
     free(d);
 }
 
@@ -32,8 +33,24 @@ rbd_data *rbd_data_new(const rbd_model *m)
     d->F = calloc(nv, sizeof *d->F);
     d->work = calloc(nv * nv, sizeof *d->work);
     d->work2 = calloc(nv * nv, sizeof *d->work2);
+    d->S0 = calloc(nv, sizeof *d->S0);
+    d->U0 = calloc(nv, sizeof *d->U0);
+    d->SD0 = calloc(nv, sizeof *d->SD0);
+    d->ipath = calloc(nv, sizeof *d->ipath);
+    d->Fs = calloc(6 * nv, sizeof *d->Fs);
+    d->aslot = calloc(nb, sizeof *d->aslot);
+    if (d->aslot) {
+        /* slot of a last child = its parent's (RBD data comment in dynamics.h) */
+        for (int i = 0; i < m->nb; i++) {
+            int p = m->parent[i];
+            d->aslot[i] = p < 0 ? 0 : d->aslot[p] + (m->subtree_end[i] != m->subtree_end[p]);
+            if (d->aslot[i] + 1 > d->nslot) d->nslot = d->aslot[i] + 1;
+        }
+        d->A = calloc((size_t)d->nslot * 6 * nv, sizeof *d->A);
+    }
     if (!d->Xup || !d->X0 || !d->v || !d->a || !d->f || !d->c || !d->pA || !d->IA || !d->U || !d->Dinv ||
-        !d->u || !d->Ic || !d->F || !d->work || !d->work2) {
+        !d->u || !d->Ic || !d->F || !d->work || !d->work2 || !d->S0 || !d->U0 || !d->SD0 || !d->ipath ||
+        !d->aslot || !d->A || !d->Fs) {
         rbd_data_free(d);
         rbd_fail(RBD_ENOMEM, "out of memory for the dynamics scratch of %d bodies", m->nb);
         return NULL;

@@ -24,7 +24,25 @@ struct rbd_data {
     double (*F)[6];             /* [nv] CRBA / Minv force columns             */
     double *work;               /* [nv*nv] a spare dense matrix               */
     double *work2;              /* [nv*nv] another                            */
+    /* ground-frame columns (rnea_ground, minv_analytic) */
+    double (*S0)[6];            /* [nv] 0S_i = X0_i^-1 S_i                    */
+    double (*U0)[6];            /* [nv] 0U_i D_i^-1 = X0_i^T U_i D_i^-1       */
+    double (*SD0)[6];           /* [nv] 0S_i D_i^-1                           */
+    /* minv_analytic's forward pass keeps one 6 x nv acceleration block per
+     * live branch point: body i writes slot aslot[i], which equals its
+     * parent's slot for a last child (the parent's block is dead then).
+     * Blocks are row-major 6 x nv (row k of slot s at A + (6 s + k) nv), so
+     * the sweeps over columns vectorise; Fs is the backward pass's block. */
+    int nslot;
+    int *aslot;                 /* [nb] */
+    double *A;                  /* [nslot*6*nv] */
+    double *Fs;                 /* [6*nv] */
+    int *ipath;                 /* [nv] a root-to-dof path (minv_ltdl)        */
 };
+
+/* A pivot p of a joint-space block is singular when p <= RBD_PIVOT_RTOL * s,
+ * s the matching scale (diagonal of IA for ABA, of M for LTDL / Cholesky). */
+#define RBD_PIVOT_RTOL 1e-12
 
 rbd_data *rbd_data_new(const rbd_model *m);
 void rbd_data_free(rbd_data *d);
@@ -46,13 +64,50 @@ int rbd_aba(const rbd_model *m, rbd_data *d, const double *q, const double *qd, 
             double *qdd);
 
 /* In-place sparse LTDL factorisation M = L^T D L with the expanded parent
- * array (RBDA Tables 6.3, 6.4): on return the strictly lower triangle of LD
- * holds L (unit diagonal implied) and its diagonal holds D. */
+ * array (RBDA Tables 6.3, 6.4).  LD holds M's upper triangle (at least) on
+ * entry; on return its strictly upper triangle holds L^T, i.e. L_kj at
+ * LD[j + nv*k] (row k of L is column k: the rows the algorithm sweeps are
+ * contiguous), unit diagonal implied, and its diagonal holds D.  The strictly
+ * lower triangle is not touched. */
 int rbd_ltdl(const rbd_model *m, double *LD);
 /* x <- M^-1 x from the factors (RBDA Table 6.5). */
 void rbd_ltdl_solve(const rbd_model *m, const double *LD, double *x);
 
+/* sum of a[j] x[j] over the strict ancestors j of dof k (in the dof tree),
+ * swept as contiguous runs (m->dof_run0) so the loops vectorise. */
+static inline double rbd_anc_dot(const rbd_model *m, int k, const double *a, const double *x)
+{
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;     /* 4 chains: the sum is not latency-bound */
+    for (int j = m->dof_parent[k]; j >= 0;) {
+        int t = m->dof_run0[j];
+        const int r0 = t;
+        for (; t + 3 <= j; t += 4) {
+            s0 += a[t] * x[t]; s1 += a[t + 1] * x[t + 1]; s2 += a[t + 2] * x[t + 2]; s3 += a[t + 3] * x[t + 3];
+        }
+        for (; t <= j; t++) s0 += a[t] * x[t];
+        j = m->dof_parent[r0];
+    }
+    return (s0 + s1) + (s2 + s3);
+}
+
+/* y[j] += alpha a[j] over the strict ancestors j of dof k. */
+static inline void rbd_anc_axpy(const rbd_model *m, int k, double alpha, const double *a, double *y)
+{
+    for (int j = m->dof_parent[k]; j >= 0;) {
+        int s0 = m->dof_run0[j];
+        for (int t = s0; t <= j; t++) y[t] += alpha * a[t];
+        j = m->dof_parent[s0];
+    }
+}
+
 /* M^-1 at q by the chosen variant, nv x nv, both triangles. */
 int rbd_minv(const rbd_model *m, rbd_data *d, rbd_minv_kind kind, const double *q, double *Minv);
+/* The three variants (minv_analytic.c, minv_ltdl.c, minv_lapack.c). */
+int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *Minv);
+int rbd_minv_ltdl(const rbd_model *m, rbd_data *d, const double *q, double *Minv);
+int rbd_minv_lapack(const rbd_model *m, rbd_data *d, const double *q, double *Minv);
+/* Copy the lower (upper) triangle of the n x n column-major A to the other. */
+void rbd_sym_from_lower(int n, double *A);
+void rbd_sym_from_upper(int n, double *A);
 
 #endif

@@ -177,7 +177,7 @@ void rbd_model_free(rbd_model *m)
     for (int k = 0; k < m->nwarn; k++) free(m->warn[k]);
     free(m->warn);
     free(m->parent); free(m->subtree_end); free(m->idx_q); free(m->idx_v); free(m->nq_of); free(m->nv_of);
-    free(m->dof_body); free(m->dof_parent); free(m->joint); free(m->S); free(m->Xtree); free(m->inertia);
+    free(m->dof_body); free(m->dof_parent); free(m->dof_run0); free(m->joint); free(m->S); free(m->Xtree); free(m->inertia);
     free(m->inertial); free(m->joint_name); free(m->body_name); free(m->user_body); free(m->user_q);
     free(m->user_v); free(m->spec);
     free(m);
@@ -275,13 +275,14 @@ int rbd_builder_finish(rbd_builder *b, const rbd_model_opts *opts, const char *s
             if (depth[k] > m->depth_max) m->depth_max = depth[k];
         }
     }
-    ALLOC(m->dof_body, m->nv); ALLOC(m->dof_parent, m->nv); ALLOC(m->S, 6 * m->nv);
+    ALLOC(m->dof_body, m->nv); ALLOC(m->dof_parent, m->nv); ALLOC(m->dof_run0, m->nv); ALLOC(m->S, 6 * m->nv);
     for (int k = 0; k < nb; k++) {
         int p = m->parent[k];
         for (int d = 0; d < m->nv_of[k]; d++) {
             int dof = m->idx_v[k] + d;
             m->dof_body[dof] = k;
             m->dof_parent[dof] = d > 0 ? dof - 1 : (p < 0 ? -1 : m->idx_v[p] + m->nv_of[p] - 1);
+            m->dof_run0[dof] = dof > 0 && m->dof_parent[dof] == dof - 1 ? m->dof_run0[dof - 1] : dof;
             double *S = m->S + 6 * dof;
             const rbd_joint *j = &m->joint[k];
             switch (j->type) {

@@ -82,6 +82,10 @@ typedef struct rbd_model {
     int *nq_of, *nv_of;     /* [nb] joint sizes                             */
     int *dof_body;          /* [nv] body that owns each dof                 */
     int *dof_parent;        /* [nv] expanded parent array (RBDA Table 6.4), -1 at root */
+    /* [nv] start s of the run of dofs ending at k with dof_parent[x] == x - 1
+     * for x in (s, k]: the ancestors of k are contiguous index ranges
+     * [s, k], [s', dof_parent[s]], ... (vectorisable sweeps; ltdl.c) */
+    int *dof_run0;
     rbd_joint *joint;       /* [nb] */
     double *S;              /* [6*nv] motion subspace columns in the body frame */
     sp_xform *Xtree;        /* [nb] parent frame -> joint frame             */

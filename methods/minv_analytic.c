@@ -1,0 +1,215 @@
+/*
+ * M^-1 by Carpentier's analytical inverse of the joint-space inertia matrix
+ * (Carpentier 2018; the ABA of RBDA Table 7.1 run on tau = all columns of the
+ * identity at qd = 0 without gravity), O(N^2):
+ *
+ *  - an ABA pass 2 gives IA_i, U_i = IA_i S_i, D_i^-1 (no bias forces);
+ *  - backward, i = N..1: row block i of M^-1 over i's subtree columns is
+ *    D_i^-1 (e_i - S_i^T F), F = the 6 x nv bias-force block pA of the
+ *    subtree's unit torques; then F += U_i (that row block);
+ *  - forward, i = 1..N: row block i over columns j >= i loses
+ *    D_i^-1 U_i^T A_lambda(i), and A_i = A_lambda(i) + S_i (row block i),
+ *    A = the 6 x nv block of accelerations caused by the unit torques.
+ *
+ * F and A are kept in ground coordinates, so passing them between parent
+ * and child needs no transform: a child's F columns are its own subtree's
+ * (disjoint from its siblings'), and A_i is A_lambda(i) plus a rank-n_i
+ * term, stored in place when i is its parent's last child (rbd_data.aslot).
+ * Each inner step is two length-6 products per column.  Only row i's columns
+ * j >= i are formed (they go to column i, i.e. the lower triangle), then
+ * copied to the upper triangle.
+ */
+#include "dynamics.h"
+#include "joint.h"
+
+#define T double
+#define SP(name) sp_##name
+#define SPT(name) sp_##name
+#include "aba_tpl.h"
+
+/* X0_i, IA_i, D_i^-1 and the ground-frame columns S0, SD0 = 0S D^-1, U0 = 0U D^-1. */
+static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q)
+{
+    const int nb = m->nb;
+    for (int i = 0; i < nb; i++) {
+        sp_xform XJ;
+        sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);
+        sp_xform_compose(&XJ, &m->Xtree[i], &d->Xup[i]);
+        int p = m->parent[i];
+        if (p >= 0) sp_xform_compose(&d->Xup[i], &d->X0[p], &d->X0[i]);
+        else d->X0[i] = d->Xup[i];
+        sp_inertia_to_mat6(&m->inertia[i], d->IA[i]);
+    }
+    for (int i = nb - 1; i >= 0; i--) {
+        const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
+        double *Dinv = d->Dinv + 36 * i;
+        if (sp_aba_joint_block(m, i, d->IA[i], NULL, NULL, d->U, Dinv, NULL))
+            return rbd_fail(RBD_ESINGULAR, "minv (analytic): joint '%s' (body '%s'): S^T IA S is singular at "
+                            "this configuration: the mass matrix is singular", m->joint_name[i], m->body_name[i]);
+        double UD[6][6];
+        if (p >= 0) {
+            double Ia[36];
+            sp_aba_Ia(m, i, d->IA[i], (const double (*)[6])d->U, Dinv, UD, Ia);
+            sp_sym6_to_parent(&d->Xup[i], Ia, d->IA[p]);
+        } else {
+            for (int b = 0; b < n; b++)
+                for (int r = 0; r < 6; r++) {
+                    double s = 0;
+                    for (int k = 0; k < n; k++) s += d->U[v0 + k][r] * Dinv[n * k + b];
+                    UD[b][r] = s;
+                }
+        }
+        const sp_xform *X0 = &d->X0[i];
+        for (int k = 0; k < n; k++) {
+            sp_xform_T_force(X0, UD[k], d->U0[v0 + k]);                  /* 0U D^-1 = X0^T U D^-1 */
+            sp_xform_inv_motion(X0, m->S + 6 * (v0 + k), d->S0[v0 + k]);
+        }
+        for (int b = 0; b < n; b++)
+            for (int r = 0; r < 6; r++) {
+                double s = 0;
+                for (int k = 0; k < n; k++) s += d->S0[v0 + k][r] * Dinv[n * k + b];
+                d->SD0[v0 + b][r] = s;
+            }
+    }
+    return RBD_OK;
+}
+
+/* The O(N^2) sweeps for a 1-DOF joint, over columns [j0, j1).  F, A, Ap are
+ * the rows of 6 x nv blocks; restrict lets the compiler vectorise over j. */
+#define ROWS(x) double *restrict x##0, double *restrict x##1, double *restrict x##2, \
+                double *restrict x##3, double *restrict x##4, double *restrict x##5
+#define CROWS(x) const double *restrict x##0, const double *restrict x##1, const double *restrict x##2, \
+                 const double *restrict x##3, const double *restrict x##4, const double *restrict x##5
+#define DOT6(w, x, j) (w[0] * x##0[j] + w[1] * x##1[j] + w[2] * x##2[j] + w[3] * x##3[j] + w[4] * x##4[j] + \
+                       w[5] * x##5[j])
+
+/* backward: y = Minv(i, j) = -(0S D^-1)^T F_j; F_j += 0U_i y */
+static void back_1dof(int j0, int j1, const double *SD, const double *u, double *restrict row, ROWS(F))
+{
+    for (int j = j0; j < j1; j++) {
+        double y = -DOT6(SD, F, j);
+        row[j] = y;
+        F0[j] += u[0] * y; F1[j] += u[1] * y; F2[j] += u[2] * y;
+        F3[j] += u[3] * y; F4[j] += u[4] * y; F5[j] += u[5] * y;
+    }
+}
+
+/* forward, leaf: Minv(i, j) -= (0U D^-1)^T A_lambda(i),j */
+static void fwd_1dof_leaf(int j0, int j1, const double *UD, double *restrict row, CROWS(P))
+{
+    for (int j = j0; j < j1; j++) row[j] -= DOT6(UD, P, j);
+}
+
+/* forward, A_i in a fresh slot: A_i,j = A_lambda(i),j + 0S_i y */
+static void fwd_1dof(int j0, int j1, const double *UD, const double *S, double *restrict row, CROWS(P), ROWS(A))
+{
+    for (int j = j0; j < j1; j++) {
+        double y = row[j] - DOT6(UD, P, j);
+        row[j] = y;
+        A0[j] = P0[j] + S[0] * y; A1[j] = P1[j] + S[1] * y; A2[j] = P2[j] + S[2] * y;
+        A3[j] = P3[j] + S[3] * y; A4[j] = P4[j] + S[4] * y; A5[j] = P5[j] + S[5] * y;
+    }
+}
+
+/* forward, last child: A_i overwrites A_lambda(i) in place */
+static void fwd_1dof_inplace(int j0, int j1, const double *UD, const double *S, double *restrict row, ROWS(A))
+{
+    for (int j = j0; j < j1; j++) {
+        double y = row[j] - DOT6(UD, A, j);
+        row[j] = y;
+        A0[j] += S[0] * y; A1[j] += S[1] * y; A2[j] += S[2] * y;
+        A3[j] += S[3] * y; A4[j] += S[4] * y; A5[j] += S[5] * y;
+    }
+}
+
+int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *Minv)
+{
+    if (!m || !d || !q || !Minv) return rbd_fail(RBD_EINVAL, "rbd_minv: null argument");
+    int rc = articulated_inertias(m, d, q);
+    if (rc) return rc;
+    const int nb = m->nb, nv = m->nv;
+    const size_t ld = (size_t)nv;
+    double *F[6];                                              /* rows of the 6 x nv block */
+    for (int k = 0; k < 6; k++) F[k] = d->Fs + k * ld;
+    /* backward pass: Minv(i, subtree(i)) = D^-1 (e_i - 0S^T F); F(:, subtree(i)) += 0U_i Minv(i, .) */
+    for (int i = nb - 1; i >= 0; i--) {
+        const int v0 = m->idx_v[i], n = m->nv_of[i];
+        const int ve = m->subtree_end[i] < nb ? m->idx_v[m->subtree_end[i]] : nv;
+        const double *Dinv = d->Dinv + 36 * i;
+        double U[6][6];
+        for (int r = 0; r < n; r++) {
+            double *row = Minv + ld * (v0 + r);                /* row v0+r, stored as a column */
+            for (int c = 0; c < n; c++) row[v0 + c] = Dinv[n * r + c];
+            sp_xform_T_force(&d->X0[i], d->U[v0 + r], U[r]);
+        }
+        for (int c = 0; c < n; c++)                            /* own columns: pA = 0 there */
+            for (int k = 0; k < 6; k++) F[k][v0 + c] = d->U0[v0 + c][k];
+        if (n == 1) {
+            back_1dof(v0 + 1, ve, d->SD0[v0], U[0], Minv + ld * v0, F[0], F[1], F[2], F[3], F[4], F[5]);
+            continue;
+        }
+        for (int r = 0; r < n; r++) {
+            const double *SD = d->SD0[v0 + r];
+            double *row = Minv + ld * (v0 + r);
+            for (int j = v0 + n; j < ve; j++) {
+                double y = 0;
+                for (int k = 0; k < 6; k++) y -= SD[k] * F[k][j];
+                row[j] = y;
+            }
+        }
+        for (int r = 0; r < n; r++) {                          /* after all rows: they read F unchanged */
+            const double *row = Minv + ld * (v0 + r);
+            for (int j = v0 + n; j < ve; j++)
+                for (int k = 0; k < 6; k++) F[k][j] += U[r][k] * row[j];
+        }
+    }
+    /* forward pass: Minv(i, j >= i) -= D^-1 0U^T A_lambda(i); A_i = A_lambda(i) + 0S_i Minv(i, .) */
+    for (int i = 0; i < nb; i++) {
+        const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
+        const int ve = m->subtree_end[i] < nb ? m->idx_v[m->subtree_end[i]] : nv;
+        const int leaf = m->subtree_end[i] == i + 1;
+        double *A[6], *Ap[6];
+        for (int k = 0; k < 6; k++) {
+            A[k] = d->A + (6 * (size_t)d->aslot[i] + k) * ld;
+            Ap[k] = p >= 0 ? d->A + (6 * (size_t)d->aslot[p] + k) * ld : NULL;
+        }
+        for (int r = 0; r < n; r++) {                          /* columns after the subtree: no backward term */
+            double *row = Minv + ld * (v0 + r);
+            for (int j = ve; j < nv; j++) row[j] = 0;
+        }
+        if (p >= 0 && n == 1) {
+            const double *UD = d->U0[v0], *S = d->S0[v0];
+            double *row = Minv + ld * v0;
+            if (leaf)
+                fwd_1dof_leaf(v0, nv, UD, row, Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5]);
+            else if (A[0] == Ap[0])
+                fwd_1dof_inplace(v0, nv, UD, S, row, A[0], A[1], A[2], A[3], A[4], A[5]);
+            else
+                fwd_1dof(v0, nv, UD, S, row, Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5], A[0], A[1], A[2], A[3], A[4], A[5]);
+            continue;
+        }
+        if (p >= 0)
+            for (int r = 0; r < n; r++) {
+                const double *UD = d->U0[v0 + r];
+                double *row = Minv + ld * (v0 + r);
+                for (int j = v0; j < nv; j++) {
+                    double s = 0;
+                    for (int k = 0; k < 6; k++) s += UD[k] * Ap[k][j];
+                    row[j] -= s;
+                }
+            }
+        if (leaf) continue;
+        for (int k = 0; k < 6; k++) {
+            double *Ak = A[k];
+            if (p >= 0) { const double *Apk = Ap[k]; for (int j = v0; j < nv; j++) Ak[j] = Apk[j]; }
+            else for (int j = v0; j < nv; j++) Ak[j] = 0;
+            for (int r = 0; r < n; r++) {
+                const double *row = Minv + ld * (v0 + r);
+                const double s = d->S0[v0 + r][k];
+                for (int j = v0; j < nv; j++) Ak[j] += s * row[j];
+            }
+        }
+    }
+    rbd_sym_from_lower(nv, Minv);
+    return RBD_OK;
+}
