@@ -13,9 +13,46 @@ static int run_rnea(const rbd_model *m, void *d, const double *q, const double *
     return rbd_rnea(m, (rbd_data *)d, q, v, a, out);
 }
 
-/* The lead adds crba, aba and minv rows here when the base dynamics land. */
+static int run_rnea_ground(const rbd_model *m, void *d, const double *q, const double *v, const double *a,
+                           const double *tau, double *out)
+{
+    (void)tau;
+    return rbd_rnea_ground(m, (rbd_data *)d, q, v, a, out);
+}
+
+static int run_crba(const rbd_model *m, void *d, const double *q, const double *v, const double *a,
+                    const double *tau, double *out)
+{
+    (void)v; (void)a; (void)tau;
+    return rbd_crba(m, (rbd_data *)d, q, out);
+}
+
+static int run_aba(const rbd_model *m, void *d, const double *q, const double *v, const double *a,
+                   const double *tau, double *out)
+{
+    (void)a;
+    return rbd_aba(m, (rbd_data *)d, q, v, tau, out);
+}
+
+#define MINV_RUNNER(kind, fn)                                                                          \
+    static int run_minv_##kind(const rbd_model *m, void *d, const double *q, const double *v,          \
+                               const double *a, const double *tau, double *out)                        \
+    {                                                                                                  \
+        (void)v; (void)a; (void)tau;                                                                   \
+        return fn(m, (rbd_data *)d, q, out);                                                           \
+    }
+MINV_RUNNER(analytic, rbd_minv_analytic)
+MINV_RUNNER(ltdl, rbd_minv_ltdl)
+MINV_RUNNER(lapack, rbd_minv_lapack)
+
 const rbd_base_algo rbd_base_algos[] = {
     { "rnea", "inverse dynamics, body-frame RNEA (Featherstone, RBDA Table 5.1)", "a", "tau", 0, run_rnea },
+    { "rnea-ground", "inverse dynamics, RNEA with ground-frame quantities", "a", "tau", 0, run_rnea_ground },
+    { "crba", "joint-space inertia matrix M, CRBA (RBDA Table 6.2)", "", "M", 1, run_crba },
+    { "aba", "forward dynamics, articulated-body algorithm (RBDA Table 7.1)", "tau", "qdd", 0, run_aba },
+    { "minv", "M^-1, Carpentier's analytical ABA-like inverse (O(N^2))", "", "Minv", 1, run_minv_analytic },
+    { "minv-ltdl", "M^-1 by CRBA + sparse LTDL (RBDA Tables 6.3-6.5)", "", "Minv", 1, run_minv_ltdl },
+    { "minv-lapack", "M^-1 by CRBA + LAPACKE dpotrf/dpotri", "", "Minv", 1, run_minv_lapack },
     { NULL, NULL, NULL, NULL, 0, NULL }
 };
 
