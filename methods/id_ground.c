@@ -72,24 +72,40 @@ void rbd_idg_forward(const rbd_model *m, rbd_idg *w, const double *q, const doub
             else *X = Xup;
             for (int d = 0; d < n; d++) sp_xform_inv_motion(X, m->S + 6 * (j0 + d), w->S[j0 + d]);
         }
-        double vJ[6] = { 0 }, aJ[6] = { 0 }, c[6];
-        for (int d = 0; d < n; d++)
-            for (int r = 0; r < 6; r++) {
-                vJ[r] += w->S[j0 + d][r] * qd[j0 + d];
-                aJ[r] += w->S[j0 + d][r] * qdd[j0 + d];
-            }
-        double *v = w->v[i], *a = w->a[i];
-        for (int r = 0; r < 6; r++) v[r] = vp[r] + vJ[r];                       /* line 3 */
-        sp_crm(v, vJ, c);
-        for (int r = 0; r < 6; r++) a[r] = ap[r] + aJ[r] + c[r];                /* line 4 */
-        for (int d = 0; d < n; d++) {
-            const double *S = w->S[j0 + d];
-            double *Pd = w->Pd[j0 + d], *Pdd = w->Pdd[j0 + d], *SdPd = w->SdPd[j0 + d], t[6];
-            sp_crm(v, S, SdPd);                                                  /* line 5 */
+        double *v = w->v[i], *a = w->a[i], c[6];
+        if (n == 1) {
+            /* one dof: v_i x S_i = v_p x S_i, so S_dot + Psi_dot = 2 Psi_dot and
+             * line 4 is a_p + S qdd + Psi_dot qd */
+            const double *S = w->S[j0], qdi = qd[j0], qddi = qdd[j0];
+            double *Pd = w->Pd[j0], *Pdd = w->Pdd[j0], *SdPd = w->SdPd[j0], t[6];
             sp_crm(vp, S, Pd);                                                   /* line 6 */
             sp_crm(ap, S, Pdd);                                                  /* line 7 */
             sp_crm(vp, Pd, t);
-            for (int r = 0; r < 6; r++) { Pdd[r] += t[r]; SdPd[r] += Pd[r]; }
+            for (int r = 0; r < 6; r++) {
+                Pdd[r] += t[r];
+                SdPd[r] = 2 * Pd[r];                                             /* line 5 */
+                v[r] = vp[r] + S[r] * qdi;                                       /* line 3 */
+                a[r] = ap[r] + S[r] * qddi + Pd[r] * qdi;                        /* line 4 */
+            }
+        } else {
+            double vJ[6] = { 0 }, aJ[6] = { 0 };
+            for (int d = 0; d < n; d++)
+                for (int r = 0; r < 6; r++) {
+                    vJ[r] += w->S[j0 + d][r] * qd[j0 + d];
+                    aJ[r] += w->S[j0 + d][r] * qdd[j0 + d];
+                }
+            for (int r = 0; r < 6; r++) v[r] = vp[r] + vJ[r];                   /* line 3 */
+            sp_crm(v, vJ, c);
+            for (int r = 0; r < 6; r++) a[r] = ap[r] + aJ[r] + c[r];            /* line 4 */
+            for (int d = 0; d < n; d++) {
+                const double *S = w->S[j0 + d];
+                double *Pd = w->Pd[j0 + d], *Pdd = w->Pdd[j0 + d], *SdPd = w->SdPd[j0 + d], t[6];
+                sp_crm(v, S, SdPd);                                              /* line 5 */
+                sp_crm(vp, S, Pd);                                               /* line 6 */
+                sp_crm(ap, S, Pdd);                                              /* line 7 */
+                sp_crm(vp, Pd, t);
+                for (int r = 0; r < 6; r++) { Pdd[r] += t[r]; SdPd[r] += Pd[r]; }
+            }
         }
         sp_inertia *IC = &w->IC[i];
         sp_inertia_to_parent(X, &m->inertia[i], IC);                            /* line 8 */
