@@ -161,6 +161,11 @@ static void cols_19_20(const double (*restrict R)[12], int k0, int k1, const dou
                        const double *restrict Pd_, const double *restrict Pdd_, const double *restrict SP_,
                        double *restrict cq, double *restrict cv)
 {
+    if (k1 == k0 + 1) {                         /* a leaf: the diagonal alone */
+        cq[k0] = dot6(R[k0], Pd_) + dot6(R[k0] + 6, Pdd_);
+        cv[k0] = dot6(R[k0], S_) + dot6(R[k0] + 6, SP_);
+        return;
+    }
     double S[6], Pd[6], Pdd[6], SP[6];          /* local copies: provably not aliased by the stores */
     for (int r = 0; r < 6; r++) { S[r] = S_[r]; Pd[r] = Pd_[r]; Pdd[r] = Pdd_[r]; SP[r] = SP_[r]; }
     for (int k = k0; k < k1; k++) {
