@@ -4,8 +4,8 @@
  * backward pass, whose lines 17-20 are products over the subtree: with the
  * depth-first numbering nu(i) is the contiguous dof range [j0, e).  Lines
  * 17-18 (row j, columns of the proper subtree) and 19-20 (column j, rows of
- * the subtree) run over the same range, so for each dof they are fused into
- * one pass that reads each descendant's t1..t4 once.
+ * the subtree) run over the same range; in the chain plan below they are
+ * fused into one pass that reads each descendant's t1..t4 once.
  *
  * Column j of body i gets lines 19-20 over the subtree rows; its ancestor
  * rows come from the ancestors' lines 17-18 and all other rows are
@@ -174,7 +174,9 @@ static void cols_19_20(const double (*restrict R)[12], int k0, int k1, const dou
     }
 }
 
-/* The same over rows of length nv (vectorises across k). */
+/* Lines 17-20 of dof j over [k0, k1) of its proper subtree in one pass, t1..t4
+ * as rows of length nv (vectorises across k): row j at rq[ldr k], rv[ldr k]
+ * (a row of U: ldr = 1), column j at cq[k], cv[k]. */
 static void subtree_rows(const double *restrict T, int nv, int k0, int k1, const double *restrict S,
                          const double *restrict Pd, const double *restrict Pdd, const double *restrict SP,
                          double *restrict rq, double *restrict rv, size_t ldr, double *restrict cq,
