@@ -3,8 +3,16 @@
 #include "method.h"
 
 /* Each method file exports one descriptor. */
+extern const rbd_method rbd_method_id_fd, rbd_method_id_cs, rbd_method_rneacr, rbd_method_pin26,
+    rbd_method_idsva_body, rbd_method_idsva;
 
 const rbd_method *const rbd_methods[] = {
+    &rbd_method_id_fd,
+    &rbd_method_id_cs,
+    &rbd_method_rneacr,
+    &rbd_method_pin26,
+    &rbd_method_idsva_body,
+    &rbd_method_idsva,
     NULL
 };
 
