@@ -7,9 +7,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "accuracy_sweep.h"
 #include "bench.h"
 #include "cli.h"
 #include "meta.h"
+#include "modelspec.h"
 #include "progress.h"
 
 static const char help[] =
@@ -123,7 +125,7 @@ int cmd_sweep(int argc, char **argv)
             cli_lib_error("sweep", 0);
             goto done;
         }
-    if (!c.nN && !c.nmodels) {
+    if (!c.nN && !c.nmodels && !c.nrobots && !accuracy_wanted(&c)) {
         cli_error("sweep", 0, "nothing to sweep: give N (--N LIST or 'N =' in a config)");
         goto done;
     }
@@ -134,6 +136,17 @@ int cmd_sweep(int argc, char **argv)
         rbd_model *m;
         if (cli_model("sweep", bm[j].spec, &m)) goto done;
         rbd_model_free(m);
+    }
+    if (accuracy_wanted(&c)) {
+        bench_model *am = NULL;
+        int nam = 0;
+        if (accuracy_models(&c, &am, &nam)) { cli_lib_error("sweep", 0); goto done; }
+        for (int j = 0; j < nam; j++) {
+            rbd_model *m;
+            if (cli_model("sweep", am[j].spec, &m)) { free(am); goto done; }
+            rbd_model_free(m);
+        }
+        free(am);
     }
     status = EXIT_FAIL;
     if (out) dir = strdup(out);
@@ -178,7 +191,7 @@ int cmd_sweep(int argc, char **argv)
         for (int i = 0; i < ntg && !cli_interrupted; i++, done_n++) {
             const char *key[3] = { tg[i].name, tg[i].kind, bm[j].spec };
             if (csvlog_find(&log, key) >= 0) { skipped++; continue; }
-            if (!m && rbd_model_from_spec(bm[j].spec, NULL, &m)) { progress_end(&pg); cli_lib_error("sweep", 0); goto done; }
+            if (!m && model_from_spec(bm[j].spec, &m)) { progress_end(&pg); cli_lib_error("sweep", 0); goto done; }
             char label[600];
             snprintf(label, sizeof label, "%s %s", tg[i].name, bm[j].spec + (strncmp(bm[j].spec, "autotree:", 9) ? 0 : 9));
             progress_update(&pg, done_n, label);
@@ -203,6 +216,10 @@ int cmd_sweep(int argc, char **argv)
     progress_update(&pg, done_n, "");
     progress_end(&pg);
     if (!cli_interrupted && c.nxo && (status = run_crossovers(&c, dir)) != EXIT_OK) goto done;
+    if (!cli_interrupted && accuracy_wanted(&c) && accuracy_sweep("sweep", &c, dir) == EXIT_FAIL) {
+        status = EXIT_FAIL;
+        goto done;
+    }
     status = write_derived(dir, &log);
     if (status) goto done;
     fprintf(stderr, "rbdiff sweep: %d measured, %d already present, %d rows in %s\n", measured, skipped, log.nrows,

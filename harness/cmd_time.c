@@ -60,7 +60,7 @@ int cmd_time(int argc, char **argv)
         goto done;
     }
     if (optind < argc) { cli_error("time", 0, "unexpected argument '%s'", argv[optind]); cli_usage_error("time"); goto done; }
-    if (!c.nN && !c.nmodels) { cli_error("time", 0, "--N LIST is required (e.g. --N 10,50,100)"); goto done; }
+    if (!c.nN && !c.nmodels && !c.nrobots) { cli_error("time", 0, "--N LIST is required (e.g. --N 10,50,100)"); goto done; }
     if (!c.nbf && sweep_config_set(&c, "bf", "1", "--bf")) { cli_lib_error("time", 0); goto done; }
     if (baseline) {
         cli_target t;

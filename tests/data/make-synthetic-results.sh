@@ -13,7 +13,7 @@ awk -v dir="$dir" 'BEGIN {
     nb = split("1 2 5", bfs, " ")
     nm = split("idsva idsva-body rneacr pin26 fdsva fdcr abacr pin26-fd fdsva-dmm fdsva-aza rnea", ms, " ")
     t = dir "/timings.csv"; a = dir "/accuracy.csv"; x = dir "/crossover.csv"
-    print "method,kind,model,bf,N,nv,median_ns,min_ns,q1_ns,q3_ns,iqr_ns,batches,calls_per_batch,instructions,cycles" > t
+    print "method,kind,model,bf,N,nv,median_ns,min_ns,q1_ns,q3_ns,iqr_ns,batches,calls_per_batch,instructions,cycles,nq" > t
     print "method,output,model,bf,N,nv,states,rms_rel,max_abs,normwise,zero_max" > a
     srand(1)
     for (b = 1; b <= nb; b++) for (i = 1; i <= nN; i++) {
@@ -37,9 +37,9 @@ awk -v dir="$dir" 'BEGIN {
             kind = (m == "rnea") ? "base" : (m ~ /^fd|abacr|pin26-fd/) ? "FD" : "ID"
             if (m == "pin26-fd") kind = "FD"
             med = c * (1 + 0.02 * (rand() - 0.5))
-            printf "%s,%s,\"autotree:N=%d,bf=%s,skew=0,taper=1\",%s,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,11,%d,%.6g,%.6g\n", \
+            printf "%s,%s,\"autotree:N=%d,bf=%s,skew=0,taper=1\",%s,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,11,%d,%.6g,%.6g,%d\n", \
                 m, kind, N, bf, bf, N, N, med, 0.97 * med, 0.99 * med, 1.02 * med, 0.03 * med, int(1e7 / med) + 1, \
-                3.1 * med, 2.6 * med > t
+                3.1 * med, 2.6 * med, N > t
         }
         split("idsva:dtau_dq idsva:dtau_dv rneacr:dtau_dq fdsva:dqdd_dq fdsva:dqdd_dv", acc, " ")
         for (k = 1; k <= 5; k++) {
