@@ -29,9 +29,11 @@ void audit_default_cache(char *buf, size_t len)
     else snprintf(buf, len, "results/.refcache");
 }
 
-static double finite_or_max(double x)
+/* %.4g, or DBL_MAX in full (rounded to 4 digits it would read as inf) */
+static void put_metric(char *buf, double x)
 {
-    return isfinite(x) ? x : DBL_MAX;
+    if (isfinite(x)) snprintf(buf, 64, "%.4g", x);
+    else snprintf(buf, 64, "%.17g", DBL_MAX);
 }
 
 void accuracy_row_to_fields(const accuracy_row *r, char buf[11][64], const char *f[11])
@@ -44,10 +46,10 @@ void accuracy_row_to_fields(const accuracy_row *r, char buf[11][64], const char 
     snprintf(buf[4], 64, "%d", r->N);
     snprintf(buf[5], 64, "%d", r->nv);
     snprintf(buf[6], 64, "%d", r->states);
-    snprintf(buf[7], 64, "%.4g", finite_or_max(r->rms_rel));
-    snprintf(buf[8], 64, "%.4g", finite_or_max(r->max_abs));
-    snprintf(buf[9], 64, "%.4g", finite_or_max(r->normwise));
-    if (!isnan(r->zero_max)) snprintf(buf[10], 64, "%.4g", finite_or_max(r->zero_max));
+    put_metric(buf[7], r->rms_rel);
+    put_metric(buf[8], r->max_abs);
+    put_metric(buf[9], r->normwise);
+    if (!isnan(r->zero_max)) put_metric(buf[10], r->zero_max);
 }
 
 /* Output buffers of one target; every slot distinct, NaN before each call
