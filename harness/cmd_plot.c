@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "atomicio.h"
 #include "cli.h"
+#include "modelspec.h"
 #include "results.h"
 
 #ifndef RBD_SOURCE_DIR
@@ -32,6 +33,8 @@ static const char help[] =
     "  fig7_times     fdsva-dmm and fdsva-aza, crossover N marked (crossover.csv)\n"
     "  fig7_speedup   t(fdsva-dmm) / t(fdsva-aza), log-log, crossover marked\n"
     "  times_all      every method in timings.csv\n"
+    "  fig5_id        robots (timings rows of URDF models): idsva, pin26, rneacr bars\n"
+    "  fig5_fd        robots: fdsva, pin26-fd, abacr bars\n"
     "  accuracy       RMS relative error vs N from accuracy.csv\n"
     "A figure without data is skipped with a note.\n";
 
@@ -237,6 +240,85 @@ static int plot_all_times(const plot_env *e)
     return render(e, "time_vs_n.gp", "times_all", &s, "Time per call of every method", NULL, 1, 0);
 }
 
+/* Fig. 5: the models that are not autoTree (robots), one bar per method,
+ * clusters ordered by nv then name. */
+typedef struct {
+    const plot_env *e;
+    const char *const *m;
+    int nm;
+    const timing_row **robots;
+    int nr;
+} fig5_ctx;
+
+static const timing_row *robot_row(const plot_env *e, const char *model, const char *method)
+{
+    for (int k = 0; k < e->nrows; k++)
+        if (!isfinite(e->rows[k].bf) && !strcmp(e->rows[k].model, model) && !strcmp(e->rows[k].method, method))
+            return &e->rows[k];
+    return NULL;
+}
+
+static int write_fig5(FILE *f, void *p)
+{
+    const fig5_ctx *c = p;
+    fputs("# robot nv median_us per method (- = not measured)\n", f);
+    for (int r = 0; r < c->nr; r++) {
+        char lab[256];
+        spec_label(c->robots[r]->model, lab, sizeof lab);
+        fprintf(f, "%s %d", lab, c->robots[r]->nv);
+        for (int j = 0; j < c->nm; j++) {
+            const timing_row *t = robot_row(c->e, c->robots[r]->model, c->m[j]);
+            if (t) fprintf(f, " %.6g", t->median_ns / 1e3);
+            else fputs(" -", f);
+        }
+        fputc('\n', f);
+    }
+    return RBD_OK;
+}
+
+static int cmp_robot(const void *a, const void *b)
+{
+    const timing_row *x = *(timing_row *const *)a, *y = *(timing_row *const *)b;
+    return x->nv != y->nv ? x->nv - y->nv : strcmp(x->model, y->model);
+}
+
+static int plot_fig5(const plot_env *e, const char *name, const char *ttl, const char *const *m, int nm)
+{
+    const timing_row **rob = malloc(sizeof *rob * (size_t)(e->nrows + 1));
+    if (!rob) return rbd_fail(RBD_ENOMEM, "out of memory");
+    int nr = 0, has_first = 0;
+    for (int k = 0; k < e->nrows; k++) {
+        const timing_row *r = &e->rows[k];
+        if (isfinite(r->bf)) continue;
+        int j = 0;
+        while (j < nm && strcmp(m[j], r->method)) j++;
+        if (j == nm) continue;
+        has_first |= j == 0;
+        int dup = 0;
+        for (int i = 0; i < nr && !dup; i++) dup = !strcmp(rob[i]->model, r->model);
+        if (!dup) rob[nr++] = r;
+    }
+    if (!nr || !has_first) {
+        printf("plot %s: skipped (no robot timings for %s)\n", name, m[0]);
+        free(rob);
+        return RBD_OK;
+    }
+    qsort(rob, (size_t)nr, sizeof *rob, cmp_robot);
+    char file[1024], titles[256] = "", vars[3000];
+    snprintf(file, sizeof file, "%s/%s.dat", e->datadir, name);
+    for (int j = 0; j < nm; j++) snprintf(titles + strlen(titles), sizeof titles - strlen(titles), "%s%s", j ? " " : "", m[j]);
+    fig5_ctx c = { e, m, nm, rob, nr };
+    int rc = atomic_write(file, write_fig5, &c);
+    free(rob);
+    if (rc) return rc;
+    snprintf(vars, sizeof vars, "outbase='%s/%s'; file='%s'; titles='%s'; ttl='%s'", e->outdir, name, file, titles, ttl);
+    char gp[1024];
+    snprintf(gp, sizeof gp, "%s/fig5.gp", e->gpdir);
+    if ((rc = run_gnuplot(e->gnuplot, gp, vars))) return rc;
+    printf("%s/%s.png\n%s/%s.svg\n", e->outdir, name, e->outdir, name);
+    return RBD_OK;
+}
+
 /* accuracy.csv -> one series per method x output x bf. */
 static int plot_accuracy(const plot_env *e, const char *dir)
 {
@@ -379,6 +461,12 @@ int cmd_plot(int argc, char **argv)
     load_crossovers(&e, dir);
     for (size_t k = 0; k < sizeof figures / sizeof figures[0]; k++)
         if (plot_figure(&e, &figures[k])) { cli_lib_error("plot", 0); goto done; }
+    static const char *const f5id[] = { "idsva", "pin26", "rneacr" }, *const f5fd[] = { "fdsva", "pin26-fd", "abacr" };
+    if (plot_fig5(&e, "fig5_id", "ID derivatives on robots (Fig. 5 analogue; label: time / time of idsva)", f5id, 3) ||
+        plot_fig5(&e, "fig5_fd", "FD derivatives on robots (Fig. 5 analogue; label: time / time of fdsva)", f5fd, 3)) {
+        cli_lib_error("plot", 0);
+        goto done;
+    }
     if (plot_all_times(&e) || plot_accuracy(&e, dir)) { cli_lib_error("plot", 0); goto done; }
     status = EXIT_OK;
 done:

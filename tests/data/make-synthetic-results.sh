@@ -49,6 +49,19 @@ awk -v dir="$dir" 'BEGIN {
                 mo[1], mo[2], N, bf, bf, N, N, e, 30 * e, 2 * e > a
         }
     }
+    # robots (Fig. 5): cost by nv, the same made-up models at N = nv
+    split("urdf:tests/models/ur5.urdf urdf:tests/models/hyq.urdf,freeflyer", rob, " ")
+    split("6 18", rnv, " "); split("6 19", rnq, " "); split("6 13", rnb, " ")
+    split("idsva pin26 rneacr fdsva pin26-fd abacr", rm, " ")
+    for (r = 1; r <= 2; r++) for (k = 1; k <= 6; k++) {
+        N = rnv[r]; d = 4
+        c = (rm[k] == "idsva") ? 250 * N + 6 * N * d : (rm[k] == "pin26") ? 300 * N + 14 * N * d : \
+            (rm[k] == "rneacr") ? 500 * N + 90 * N * d : (rm[k] == "fdsva") ? 400 * N + 9 * N * d : \
+            (rm[k] == "pin26-fd") ? 720 * N + 16 * N * d : 700 * N + 120 * N * d
+        kind = (rm[k] ~ /^fd|abacr|pin26-fd/) ? "FD" : "ID"
+        printf "%s,%s,\"%s\",,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,11,%d,,,%d\n", rm[k], kind, rob[r], rnb[r], N, c, \
+            0.97 * c, 0.99 * c, 1.02 * c, 0.03 * c, int(1e7 / c) + 1, rnq[r] > t
+    }
     print "A,B,bf,range,N_cross,bracket_lo,bracket_hi,status,probes,repetitions,confidence" > x
     # fdsva-aza faster than fdsva-dmm once 0.06 N^3 > 2.5 N^2 + 50 N, i.e. N >= 57 (in every bf)
     print "fdsva-aza,fdsva-dmm,1,2:200,57,56,57,found,10,84,0.9297" > x
