@@ -17,8 +17,10 @@
 static const char help[] =
     "Usage: rbdiff sweep [--config FILE] [--out DIR] [--KEY VALUE ...]\n\n"
     "Times every method (default: all registered and the base algorithms) on\n"
-    "autotree:N,bf for each bf and N (and any extra --model), then runs the\n"
-    "configured crossover searches.  Each finished measurement is appended to\n"
+    "autotree:N,bf for each bf and N (and any extra --model and --robots), then\n"
+    "runs the configured crossover searches, then the accuracy audit when\n"
+    "accuracy_N or accuracy_model is set (see rbdiff accuracy --help; rows in\n"
+    "DIR/accuracy.csv, the summary in tables.md).  Each finished measurement is appended to\n"
     "DIR/timings.csv and flushed to disk at once; Ctrl-C stops after the current\n"
     "one.  Rerunning the same sweep into the same DIR resumes: rows already\n"
     "there are skipped, a line cut short by a kill is dropped and re-measured.\n"
@@ -31,6 +33,9 @@ static const char help[] =
     "  --seed S --pool P --batches K --batch-ms MS --warmup-ms MS --pin CPU\n"
     "  --blas-threads N --counters yes|no --name NAME\n"
     "  --crossover 'A B' --crossover-range LO:HI\n"
+    "  --robots LIST      e.g. ur5,hyq:freeflyer (tests/models/NAME.urdf), timed and audited\n"
+    "  --accuracy-N LIST --accuracy-bf LIST --accuracy-skew X --accuracy-taper X\n"
+    "  --accuracy-model SPEC --accuracy-states K --cache DIR   the accuracy audit\n"
     "  -h, --help\n\n"
     "Lists: 1,2,5 or ranges A:B, A:STEP:B.  Exit status: 0 done, 1 failure,\n"
     "2 bad flags or config, 130 interrupted (rerun to resume).\n";

@@ -227,7 +227,11 @@ static int set_robots(sweep_config *c, const char *v, const char *where)
     c->robots = NULL;
     c->nrobots = 0;
     while (next_token(&s, tok, sizeof tok)) {
-        if (robot_spec(tok, spec, sizeof spec)) return rbd_fail(RBD_EPARSE, "%s: %s", where, rbd_last_error());
+        if (robot_spec(tok, spec, sizeof spec)) {
+            char msg[600];
+            snprintf(msg, sizeof msg, "%s", rbd_last_error());   /* rbd_fail formats into that buffer */
+            return rbd_fail(RBD_EPARSE, "%s: %s", where, msg);
+        }
         int rc = push_str(&c->robots, &c->nrobots, spec);
         if (rc) return rc;
     }
