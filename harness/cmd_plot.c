@@ -35,7 +35,8 @@ static const char help[] =
     "  times_all      every method in timings.csv\n"
     "  fig5_id        robots (timings rows of URDF models): idsva, pin26, rneacr bars\n"
     "  fig5_fd        robots: fdsva, pin26-fd, abacr bars\n"
-    "  accuracy       RMS relative error vs N from accuracy.csv\n"
+    "  accuracy_OUT   RMS relative error vs N from accuracy.csv, one figure per\n"
+    "                 output (dtau_dq, dtau_dv, dqdd_dq, ..., tau, M, Minv, qdd)\n"
     "A figure without data is skipped with a note.\n";
 
 typedef struct {
@@ -319,7 +320,52 @@ static int plot_fig5(const plot_env *e, const char *name, const char *ttl, const
     return RBD_OK;
 }
 
-/* accuracy.csv -> one series per method x output x bf. */
+/* accuracy.csv -> one figure per output (accuracy_<output>), one series per
+ * method x bf, a colour per method (the same in every figure). */
+static int plot_accuracy_output(const plot_env *e, const csvlog *t, const char *output)
+{
+    series s;
+    memset(&s, 0, sizeof s);
+    int *used = calloc((size_t)t->nrows + 1, sizeof *used), rc = RBD_OK;
+    if (!used) return rbd_fail(RBD_ENOMEM, "out of memory");
+    for (int i = 0; i < t->nrows && !rc; i++) {
+        if (used[i] || !*t->rows[i][3] || strcmp(t->rows[i][1], output)) continue;
+        /* every row with the same method, output and bf, sorted by N */
+        char file[1024], title[200];
+        snprintf(file, sizeof file, "%s/acc_%s_%s_bf%s.dat", e->datadir, t->rows[i][0], output, t->rows[i][3]);
+        snprintf(title, sizeof title, "%s,bf=%s", t->rows[i][0], t->rows[i][3]);
+        FILE *f = fopen(file, "w");
+        if (!f) { rc = rbd_fail(RBD_EIO, "%s: %s", file, strerror(errno)); break; }
+        fputs("# N rms_rel max_abs normwise\n", f);
+        for (;;) {
+            int best = -1;
+            for (int j = i; j < t->nrows; j++)
+                if (!used[j] && !strcmp(t->rows[j][0], t->rows[i][0]) && !strcmp(t->rows[j][1], output) &&
+                    !strcmp(t->rows[j][3], t->rows[i][3]) && (best < 0 || atoi(t->rows[j][4]) < atoi(t->rows[best][4])))
+                    best = j;
+            if (best < 0) break;
+            used[best] = 1;
+            fprintf(f, "%s %s %s %s\n", t->rows[best][4], t->rows[best][7], t->rows[best][8], t->rows[best][9]);
+        }
+        if (fclose(f) != 0) { rc = rbd_fail(RBD_EIO, "%s: write error", file); break; }
+        /* colour: rank of the method among the file's methods */
+        int color = 0;
+        for (int j = 0; j <= i; j++) {
+            int first = 1;
+            for (int k = 0; k < j && first; k++) first = strcmp(t->rows[k][0], t->rows[j][0]) != 0;
+            if (first) color++;
+            if (first && !strcmp(t->rows[j][0], t->rows[i][0])) break;
+        }
+        add_series(&s, file, title, color, dash_of(atof(t->rows[i][3])));
+    }
+    free(used);
+    if (rc || !s.n) return rc;
+    char name[64], ttl[200];
+    snprintf(name, sizeof name, "accuracy_%s", output);
+    snprintf(ttl, sizeof ttl, "%s: term-wise RMS relative error against the MPFR reference (worst over states)", output);
+    return render(e, "accuracy_vs_n.gp", name, &s, ttl, NULL, 1, 0);
+}
+
 static int plot_accuracy(const plot_env *e, const char *dir)
 {
     char *path = results_path(dir, ACCURACY_CSV);
@@ -333,47 +379,16 @@ static int plot_accuracy(const plot_env *e, const char *dir)
     int rc = csvlog_read(&t, path, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY);
     free(path);
     if (rc) return rc;
-    series s;
-    memset(&s, 0, sizeof s);
-    int *used = calloc((size_t)t.nrows + 1, sizeof *used);
-    int color = 0;
-    if (!used) { csvlog_close(&t); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    int any = 0;
     for (int i = 0; i < t.nrows && !rc; i++) {
-        if (used[i] || !*t.rows[i][3]) continue;
-        /* every row with the same method, output and bf, sorted by N */
-        char file[1024], title[200];
-        snprintf(file, sizeof file, "%s/acc_%s_%s_bf%s.dat", e->datadir, t.rows[i][0], t.rows[i][1], t.rows[i][3]);
-        snprintf(title, sizeof title, "%s:%s,bf=%s", t.rows[i][0], t.rows[i][1], t.rows[i][3]);
-        FILE *f = fopen(file, "w");
-        if (!f) { rc = rbd_fail(RBD_EIO, "%s: %s", file, strerror(errno)); break; }
-        fputs("# N rms_rel max_abs normwise\n", f);
-        for (;;) {
-            int best = -1;
-            for (int j = i; j < t.nrows; j++)
-                if (!used[j] && !strcmp(t.rows[j][0], t.rows[i][0]) && !strcmp(t.rows[j][1], t.rows[i][1]) &&
-                    !strcmp(t.rows[j][3], t.rows[i][3]) && (best < 0 || atoi(t.rows[j][4]) < atoi(t.rows[best][4])))
-                    best = j;
-            if (best < 0) break;
-            used[best] = 1;
-            fprintf(f, "%s %s %s %s\n", t.rows[best][4], t.rows[best][7], t.rows[best][8], t.rows[best][9]);
-        }
-        if (fclose(f) != 0) { rc = rbd_fail(RBD_EIO, "%s: write error", file); break; }
-        /* colour per method x output: the rank of its first row among distinct keys */
-        color = 0;
-        for (int j = 0; j <= i; j++) {
-            int first = 1;
-            for (int k = 0; k < j && first; k++)
-                first = strcmp(t.rows[k][0], t.rows[j][0]) || strcmp(t.rows[k][1], t.rows[j][1]);
-            if (first) color++;
-            if (first && !strcmp(t.rows[j][0], t.rows[i][0]) && !strcmp(t.rows[j][1], t.rows[i][1])) break;
-        }
-        add_series(&s, file, title, color, dash_of(atof(t.rows[i][3])));
+        if (!*t.rows[i][3]) continue;
+        int first = 1;
+        for (int k = 0; k < i && first; k++) first = !*t.rows[k][3] || strcmp(t.rows[k][1], t.rows[i][1]);
+        if (first) { any = 1; rc = plot_accuracy_output(e, &t, t.rows[i][1]); }
     }
-    free(used);
     csvlog_close(&t);
-    if (rc) return rc;
-    if (!s.n) { printf("plot accuracy: skipped (no autoTree rows in accuracy.csv)\n"); return RBD_OK; }
-    return render(e, "accuracy_vs_n.gp", "accuracy", &s, "Accuracy against the MPFR reference", NULL, 1, 0);
+    if (!rc && !any) printf("plot accuracy: skipped (no autoTree rows in accuracy.csv)\n");
+    return rc;
 }
 
 /* Crossover N of fdsva-aza vs fdsva-dmm (either order) per bf. */

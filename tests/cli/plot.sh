@@ -14,7 +14,7 @@ fails=0
 if ! "$RBDIFF" plot "$TMP/synth" >"$TMP/out" 2>"$TMP/err"; then
     echo "FAIL: rbdiff plot on synthetic results"; cat "$TMP/err"; exit 1
 fi
-for f in fig2_id fig2_fd fig3_frames fig4_pin26 fig6_pin26fd fig7_times fig7_speedup fig5_id fig5_fd times_all accuracy; do
+for f in fig2_id fig2_fd fig3_frames fig4_pin26 fig6_pin26fd fig7_times fig7_speedup fig5_id fig5_fd times_all accuracy_dtau_dq accuracy_dtau_dv accuracy_dqdd_dq accuracy_dqdd_dv; do
     for ext in png svg; do
         if [ ! -s "$TMP/synth/plots/$f.$ext" ]; then echo "FAIL: $f.$ext missing or empty"; fails=$((fails + 1)); fi
     done
