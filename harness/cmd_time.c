@@ -20,6 +20,7 @@ static const char help[] =
     "  --methods LIST   names or 'all' (default all; see rbdiff methods)\n"
     "  --base no        leave out the base algorithms\n"
     "  --model SPEC     time on this model as well (repeatable)\n"
+    "  --robots LIST    robots too: ur5,hyq:freeflyer (tests/models/NAME.urdf) or paths\n"
     "  --baseline NAME  ratios to NAME (for its kind)\n"
     "  --skew X --taper X --seed S --pool P --batches K --batch-ms MS --warmup-ms MS\n"
     "  --pin CPU        pin to one CPU;  --blas-threads N (default 1)\n"
