@@ -24,6 +24,7 @@ int cmd_methods(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_time(int argc, char **argv);
+int cmd_accuracy(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_crossover(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
