@@ -172,8 +172,8 @@ static void self_check(rbd_model *m, double rms_tol)
         const char *nm[4] = { "dqdd_dq", "dqdd_dv", "dqdd_dtau", "qdd" };
         for (int t = 0; t < 4; t++) {
             double e = tu_rms_rel(X[t], R[t], t < 3 ? n2 : nv);
-            if (!(e <= rms_tol)) fail_msg("fd-cs %s vs MPFR reference on %s: RMS relative %.3g", nm[t], m->spec, e);
             tu_assert_close(nm[t], X[t], R[t], t < 3 ? nv : 1, t < 3 ? nv : 1, 1e-13);
+            if (!(e <= rms_tol)) fail_msg("fd-cs %s vs MPFR reference on %s: RMS relative %.3g", nm[t], m->spec, e);
         }
         d = (rbd_derivs){ .tau = o, .dtau_dq = A, .dtau_dv = B };
         assert_int_equal(ics->init(m, NULL, &ws), 0);
@@ -199,10 +199,11 @@ static void test_mpfr_self_check(void **s)
     rbd_model_free(m);
     /* here fd-cs's double rounding shows: entries of 1e-2 in a matrix whose
      * largest is 26, formed with cancellation, are off by ~3e-14 absolute
-     * (1e-15 of max|R|, 2e-12 relative), so the RMS relative error is
-     * 2.5e-13 (measured); the max-error check stays at 1e-13 */
+     * (1e-14 of max|R|, 2e-12 relative), so the RMS relative error of
+     * dqdd_dq is 2.5e-13 and 1.2e-12 at the two states (measured); the
+     * max-error check stays at 1e-13 of max|R| (measured <= 1e-14) */
     m = multidof_model();
-    self_check(m, 5e-13);
+    self_check(m, 5e-12);
     rbd_model_free(m);
 }
 
