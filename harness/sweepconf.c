@@ -26,6 +26,14 @@ void sweep_config_init(sweep_config *c)
     c->counters = 1;
     c->xo_lo = 2;
     c->xo_hi = 200;
+    c->minv = RBD_MINV_ANALYTIC;
+}
+
+void sweep_config_method_options(const sweep_config *c, rbd_options *o)
+{
+    rbd_options_default(o);
+    o->minv = (rbd_minv_kind)c->minv;
+    o->fdsva_crossover = c->fdsva_crossover;
 }
 
 static void free_strs(char **s, int n)
@@ -211,7 +219,7 @@ static int set_methods(sweep_config *c, const char *v, const char *where)
 
 const char *const sweep_keys[] = { "name", "methods", "base", "N", "bf", "skew", "taper", "model", "seed", "pool",
                                     "batches", "batch_ms", "warmup_ms", "pin", "blas_threads", "counters",
-                                    "crossover", "crossover_range", NULL };
+                                    "crossover", "crossover_range", "minv", "fdsva_crossover", NULL };
 
 int sweep_config_set(sweep_config *c, const char *key, const char *v, const char *where)
 {
@@ -292,6 +300,11 @@ int sweep_config_set(sweep_config *c, const char *key, const char *v, const char
         c->xo_hi = hi;
         return RBD_OK;
     }
+    case 18:
+        for (int kind = 0; kind < RBD_MINV_NKINDS; kind++)
+            if (!strcmp(v, rbd_minv_name((rbd_minv_kind)kind))) { c->minv = kind; return RBD_OK; }
+        return rbd_fail(RBD_EPARSE, "%s: minv: unknown variant '%s' (valid: analytic, ltdl, lapack)", where, v);
+    case 19: return one_int(v, where, key, 0, 1 << 20, &c->fdsva_crossover);
     }
     return RBD_OK;
 }

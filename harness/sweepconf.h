@@ -23,6 +23,8 @@
  *   counters     = yes | no           hardware counters (perf_event_open)
  *   crossover    = A B                a crossover search, A vs B (repeatable)
  *   crossover_range = 2:200           N range of the crossover searches
+ *   minv         = analytic | ltdl | lapack   M^-1 variant of the FD methods
+ *   fdsva_crossover = 0               fdsva's DMM -> AZA switch in dofs (0: built-in)
  *
  * Every error names file:line (or the flag), the key and the bad value.
  */
@@ -30,6 +32,7 @@
 #define RBD_SWEEPCONF_H
 
 #include <stdint.h>
+#include "method.h"
 
 typedef struct {
     char *name;
@@ -45,6 +48,8 @@ typedef struct {
     int pin, blas_threads, counters;
     char **xo_a, **xo_b; int nxo;
     int xo_lo, xo_hi;
+    int minv;                         /* rbd_minv_kind of the FD methods      */
+    int fdsva_crossover;              /* rbd_options.fdsva_crossover          */
     unsigned seen;                    /* bit per key already set (duplicates) */
 } sweep_config;
 
@@ -59,6 +64,8 @@ int sweep_config_read(sweep_config *c, const char *path);
 /* Forgets which keys were set, so flags may override a file's values. */
 void sweep_config_allow_override(sweep_config *c);
 
+/* The method options the config selects (rbd_options_default otherwise). */
+void sweep_config_method_options(const sweep_config *c, rbd_options *o);
 /* Every key, NULL-terminated; each is also a flag (--KEY, '_' -> '-'). */
 extern const char *const sweep_keys[];
 enum { SWEEP_OPT_BASE = 1000 };
