@@ -23,11 +23,14 @@
 #include "method.h"
 
 /* fdsva's default switch from DMM (BLAS) to AZA, in dofs (rbd_options.
- * fdsva_crossover overrides it).  Measured on the development machine with
- *   rbdiff crossover fdsva-aza fdsva-dmm --bf 1
- * in a -DRBD_NATIVE=ON Release build (README, "FD derivatives"); re-measure
- * there for another machine or compiler. */
-#define RBD_FDSVA_CROSSOVER_DEFAULT 120
+ * fdsva_crossover overrides it).  Measured on the development machine (a
+ * shared 2-CPU VM, AVX-512 OpenBLAS 0.3.21 kernels, gcc -O3 -march=native):
+ * `rbdiff crossover fdsva-aza fdsva-dmm --bf 1,2,5 --range 10:600` left the
+ * searches unresolved (load noise) at N = 157, 140, 157, and a sweep of the
+ * minimum times put AZA ahead from N = 150 (bf = 1) and ~170 (bf = 2, 5).
+ * Re-measure for another machine or compiler (harness/README.md, "FD-method
+ * options") and change it here or pass --fdsva-crossover. */
+#define RBD_FDSVA_CROSSOVER_DEFAULT 150
 
 typedef enum {
     RBD_COMBINE_DMM_BLAS,       /* cblas_dgemm                               */
