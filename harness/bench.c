@@ -90,7 +90,9 @@ int bench_measure(const bench_target *t, const rbd_model *m, const bench_model *
                   perfctr *pc, volatile sig_atomic_t *stop, timing_row *row)
 {
     rbd_timeable tm;
-    int rc = t->method ? timeable_method(t->method, m, NULL, c->pool, c->seed, &tm)
+    rbd_options mo;
+    sweep_config_method_options(c, &mo);
+    int rc = t->method ? timeable_method(t->method, m, &mo, c->pool, c->seed, &tm)
                        : timeable_base(t->base, m, c->pool, c->seed, &tm);
     if (rc) return rc;
     timing_opts o;

@@ -36,6 +36,7 @@ static const char help[] =
     "  --robots LIST      e.g. ur5,hyq:freeflyer (tests/models/NAME.urdf), timed and audited\n"
     "  --accuracy-N LIST --accuracy-bf LIST --accuracy-skew X --accuracy-taper X\n"
     "  --accuracy-model SPEC --accuracy-states K --cache DIR   the accuracy audit\n"
+    "  --minv analytic|ltdl|lapack  --fdsva-crossover N   FD-method options (meta.json)\n"
     "  -h, --help\n\n"
     "Lists: 1,2,5 or ranges A:B, A:STEP:B.  Exit status: 0 done, 1 failure,\n"
     "2 bad flags or config, 130 interrupted (rerun to resume).\n";
@@ -179,9 +180,9 @@ int cmd_sweep(int argc, char **argv)
                 log.path, log.dropped_partial);
     if (bench_setup("sweep", &c)) goto done;
     pc = bench_counters("sweep", c.counters);
-    extra_meta = json_pack("{s:b, s:i, s:I, s:i, s:i, s:f, s:f}", "hardware_counters", pc != NULL, "pin_cpu", c.pin,
+    extra_meta = json_pack("{s:b, s:i, s:I, s:i, s:i, s:f, s:f, s:o}", "hardware_counters", pc != NULL, "pin_cpu", c.pin,
                            "seed", (json_int_t)c.seed, "pool", c.pool, "batches", c.batches, "batch_ms", c.batch_ms,
-                           "warmup_ms", c.warmup_ms);
+                           "warmup_ms", c.warmup_ms, "method_options", meta_method_options(&c));
     char *cl = meta_cmdline(cli_argc, cli_argv);
     int mrc = meta_write(dir, cl, extra_meta);
     free(cl);

@@ -24,6 +24,8 @@ static const char help[] =
     "  --baseline NAME  ratios to NAME (for its kind)\n"
     "  --skew X --taper X --seed S --pool P --batches K --batch-ms MS --warmup-ms MS\n"
     "  --pin CPU        pin to one CPU;  --blas-threads N (default 1)\n"
+    "  --minv KIND      M^-1 of the FD methods: analytic (default), ltdl, lapack\n"
+    "  --fdsva-crossover N  fdsva: DMM below N dofs, AZA at and above (0: built-in)\n"
     "  --counters no    skip hardware counters\n"
     "  -h, --help\n";
 

@@ -30,6 +30,14 @@ void sweep_config_init(sweep_config *c)
     c->acc_skew = 1.0471975511965976;   /* pi/3 */
     c->acc_taper = 0.99;
     c->acc_states = 3;
+    c->minv = RBD_MINV_ANALYTIC;
+}
+
+void sweep_config_method_options(const sweep_config *c, rbd_options *o)
+{
+    rbd_options_default(o);
+    o->minv = (rbd_minv_kind)c->minv;
+    o->fdsva_crossover = c->fdsva_crossover;
 }
 
 static void free_strs(char **s, int n)
@@ -242,7 +250,7 @@ const char *const sweep_keys[] = { "name", "methods", "base", "N", "bf", "skew",
                                     "batches", "batch_ms", "warmup_ms", "pin", "blas_threads", "counters",
                                     "crossover", "crossover_range", "robots", "accuracy_N", "accuracy_bf",
                                     "accuracy_skew", "accuracy_taper", "accuracy_model", "accuracy_states", "cache",
-                                    NULL };
+                                    "minv", "fdsva_crossover", NULL };
 
 int sweep_config_set(sweep_config *c, const char *key, const char *v, const char *where)
 {
@@ -337,6 +345,11 @@ int sweep_config_set(sweep_config *c, const char *key, const char *v, const char
     case 25:
         free(c->cache);
         return (c->cache = strdup(v)) ? RBD_OK : rbd_fail(RBD_ENOMEM, "out of memory");
+    case 26:
+        for (int kind = 0; kind < RBD_MINV_NKINDS; kind++)
+            if (!strcmp(v, rbd_minv_name((rbd_minv_kind)kind))) { c->minv = kind; return RBD_OK; }
+        return rbd_fail(RBD_EPARSE, "%s: minv: unknown variant '%s' (valid: analytic, ltdl, lapack)", where, v);
+    case 27: return one_int(v, where, key, 0, 1 << 20, &c->fdsva_crossover);
     }
     return RBD_OK;
 }

@@ -36,6 +36,8 @@
  *   accuracy_states = 3               random states per model (seeded by seed)
  *   cache           = DIR             MPFR reference cache (default
  *                                     $RBD_CACHE_DIR, else ~/.cache/rbdiff)
+ *   minv         = analytic | ltdl | lapack   M^-1 variant of the FD methods
+ *   fdsva_crossover = 0               fdsva's DMM -> AZA switch in dofs (0: built-in)
  *
  * Every error names file:line (or the flag), the key and the bad value.
  */
@@ -43,6 +45,7 @@
 #define RBD_SWEEPCONF_H
 
 #include <stdint.h>
+#include "method.h"
 
 typedef struct {
     char *name;
@@ -65,6 +68,8 @@ typedef struct {
     char **acc_models; int nacc_models;
     int acc_states;
     char *cache;                      /* NULL: the default cache directory */
+    int minv;                         /* rbd_minv_kind of the FD methods      */
+    int fdsva_crossover;              /* rbd_options.fdsva_crossover          */
     unsigned seen;                    /* bit per key already set (duplicates) */
 } sweep_config;
 
@@ -79,6 +84,8 @@ int sweep_config_read(sweep_config *c, const char *path);
 /* Forgets which keys were set, so flags may override a file's values. */
 void sweep_config_allow_override(sweep_config *c);
 
+/* The method options the config selects (rbd_options_default otherwise). */
+void sweep_config_method_options(const sweep_config *c, rbd_options *o);
 /* Every key, NULL-terminated; each is also a flag (--KEY, '_' -> '-'). */
 extern const char *const sweep_keys[];
 enum { SWEEP_OPT_BASE = 1000 };
