@@ -6,15 +6,19 @@
  *   line 17-18  row j, columns k of the proper subtree:  S_j^T t3_k, S_j^T t2_k
  *   line 19-20  column j, rows k of the subtree:          t4_k^T Psi_dot_j + t1_k^T Psi_ddot_j,
  *                                                         t4_k^T S_j + t1_k^T (S_dot_j + Psi_dot_j)
- * The backward sweep over bodies does lines 13-16 and 21-23 only, storing
- * t1..t4 of every dof (and S) as rows of length nv.  Lines 17-20 then run
- * column by column, so each output column is streamed once, top to bottom:
- * its ancestor rows are line 17-18 entries (a product of the S rows with the
- * column's own t3, t2: contiguous runs of ancestors vectorise across rows),
- * its subtree rows are line 19-20 (the t1, t4 rows times the column's
- * constants), everything else is a structural zero.  No entry is written
- * twice, none strided, and no scratch matrix is needed.
- *
+ * The backward sweep over bodies does lines 13-16 and 21-23 only, keeping
+ * t1..t4 of every dof as a 24-number record.  Lines 17-20 then run column by
+ * column: a column's ancestor rows are line 17-18 entries (S_r^T times the
+ * column's own t3, t2), its subtree rows line 19-20 (t4_r, t1_r times the
+ * column's constants), every other row a structural zero.  Two plans, chosen
+ * at init by the share of related (ancestor/descendant) entries:
+ *  - dense (chain-like): t1, t4 and S are also kept as rows of length nv, so
+ *    both products vectorise across rows; each column is streamed once, top
+ *    to bottom, zeros included: no entry written twice, none strided;
+ *  - sparse (branched): both matrices are cleared at once, then only the
+ *    related entries are written, from the records (short runs: no gain
+ *    from vectorising, one memset beats many small ones).
+
  * Multi-dof joints: the diagonal block dtau_i/dq_i comes from line 19 (the
  * j <= i case of eq. 30, no f^C term); line 15's f^C xbar* S_i term enters the
  * rows of the ancestors through line 17.
@@ -27,12 +31,14 @@
 typedef struct {
     const rbd_model *m;
     rbd_idg g;
-    double *T;          /* 30 rows of length nv: t1 (0-5), t2, t3, t4 (18-23), S (24-29) */
+    double (*R)[24];    /* [nv] t1, t2, t3, t4 of each dof (lines 13-16) */
+    double *T;          /* dense plan: 18 rows of length nv: t1 (0-5), t4 (6-11), S (12-17) */
     int *end_v;         /* [nv] first dof after the subtree of the dof's body */
     /* rows [0, idx_v[b]) of a column of body b, as runs: ancestor rows (lines
      * 17-18) and the rows between them (structural zeros): run r of body b is
      * rows [run[3r], run[3r+1]), ancestors if run[3r+2] */
     int *run, *run_off;  /* run_off[nb + 1] */
+    int zero_first;     /* mostly structural zeros: clear both matrices at once, skip the zero runs */
 } idsva_ws;
 
 static void idsva_fini(void *p)
@@ -40,7 +46,7 @@ static void idsva_fini(void *p)
     idsva_ws *w = p;
     if (!w) return;
     rbd_idg_fini(&w->g);
-    free(w->T); free(w->end_v); free(w->run); free(w->run_off);
+    free(w->R); free(w->T); free(w->end_v); free(w->run); free(w->run_off);
     free(w);
 }
 
@@ -57,13 +63,14 @@ static int idsva_init(const rbd_model *m, const rbd_options *o, void **out)
     if (!w) return rbd_fail(RBD_ENOMEM, "idsva: out of memory");
     w->m = m;
     if ((rc = rbd_idg_init(m, &w->g))) { free(w); return rc; }
-    w->T = malloc(sizeof(double) * 30 * (size_t)m->nv);
+    w->R = malloc(sizeof *w->R * (size_t)m->nv);
+    w->T = malloc(sizeof(double) * 18 * (size_t)m->nv);
     w->end_v = malloc(sizeof(int) * (size_t)m->nv);
     w->run_off = malloc(sizeof(int) * ((size_t)m->nb + 1));
     /* at most 2 depth + 1 runs per body */
     w->run = malloc(sizeof(int) * 3 * (size_t)m->nb * (2 * (size_t)m->depth_max + 1));
     int *path = malloc(sizeof(int) * ((size_t)m->depth_max + 1));
-    if (!w->T || !w->end_v || !w->run_off || !w->run || !path) {
+    if (!w->R || !w->T || !w->end_v || !w->run_off || !w->run || !path) {
         free(path);
         idsva_fini(w);
         return rbd_fail(RBD_ENOMEM, "idsva: out of memory");
@@ -88,6 +95,17 @@ static int idsva_init(const rbd_model *m, const rbd_options *o, void **out)
     }
     free(path);
     w->run_off[m->nb] = nr;
+    /* related (ancestor or descendant) entries per column: ancestor rows + subtree rows */
+    double related = 0;
+    for (int j = 0; j < m->nv; j++) {
+        int b = m->dof_body[j];
+        related += w->end_v[j] - m->idx_v[b];
+        for (int r = w->run_off[b]; r < w->run_off[b + 1]; r++)
+            if (w->run[3 * r + 2]) related += w->run[3 * r + 1] - w->run[3 * r];
+    }
+    /* measured: one memset of everything beats zero runs per column once most
+     * entries are structural zeros (branched trees) */
+    w->zero_first = 2 * related < (double)m->nv * m->nv;
     *out = w;
     return RBD_OK;
 }
@@ -134,6 +152,26 @@ static void subtree_rows(const double *restrict T1, const double *restrict T4, s
     }
 }
 
+/* The same for the sparse plan, one dof's (t1..t4) as a 24-number record. */
+static inline void ancestor_rows_aos(const double (*restrict S)[6], int r0, int r1, const double *restrict t,
+                                     double *restrict cq, double *restrict cv)
+{
+    for (int r = r0; r < r1; r++) {
+        cq[r] = dot6(S[r], t + 12);
+        cv[r] = dot6(S[r], t + 6);
+    }
+}
+
+static inline void subtree_rows_aos(const double (*restrict R)[24], int r0, int r1, const double *restrict S,
+                                    const double *restrict Pd, const double *restrict Pdd,
+                                    const double *restrict SP, double *restrict cq, double *restrict cv)
+{
+    for (int r = r0; r < r1; r++) {
+        cq[r] = dot6(R[r] + 18, Pd) + dot6(R[r], Pdd);
+        cv[r] = dot6(R[r] + 18, S) + dot6(R[r], SP);
+    }
+}
+
 static int idsva_eval(void *p, const rbd_state *x, rbd_derivs *out)
 {
     idsva_ws *w = p;
@@ -145,26 +183,43 @@ static int idsva_eval(void *p, const rbd_state *x, rbd_derivs *out)
     const size_t n = (size_t)nv;
     rbd_idg_forward(m, g, x->q, x->v, x->a);
     double *restrict dq = out->dtau_dq, *restrict dv = out->dtau_dv, *restrict tau = out->tau;
+    double (*restrict R)[24] = w->R;
     double *restrict T = w->T;
+    const int dense = !w->zero_first;
     for (int i = m->nb - 1; i >= 0; i--) {
         const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i];
         for (int j = j0; j < j1; j++) {
-            double t[24];
+            double *t = R[j];
             rbd_idg_tvec(g, i, j, t, t + 6, t + 12, t + 18);                   /* lines 13-16 */
-            for (int r = 0; r < 24; r++) T[n * r + j] = t[r];
-            for (int r = 0; r < 6; r++) T[n * (24 + r) + j] = g->S[j][r];
             tau[j] = dot6(g->S[j], g->fC[i]);
+            if (dense)
+                for (int r = 0; r < 6; r++) {
+                    T[n * r + j] = t[r];
+                    T[n * (6 + r) + j] = t[18 + r];
+                    T[n * (12 + r) + j] = g->S[j][r];
+                }
         }
         if (m->parent[i] >= 0) rbd_idg_accumulate(g, i, m->parent[i]);         /* lines 21-23 */
     }
-    const double *T1 = T, *T4 = T + 18 * n, *Sr = T + 24 * n;
+    if (!dense) {
+        memset(dq, 0, sizeof(double) * n * n);
+        memset(dv, 0, sizeof(double) * n * n);
+        for (int k = 0; k < nv; k++) {
+            const int b = m->dof_body[k];
+            double *restrict cq = dq + n * k, *restrict cv = dv + n * k;
+            for (const int *run = w->run + 3 * w->run_off[b], *end = w->run + 3 * w->run_off[b + 1]; run < end; run += 3)
+                if (run[2]) ancestor_rows_aos((const double (*)[6])g->S, run[0], run[1], R[k], cq, cv);  /* 17-18 */
+            subtree_rows_aos((const double (*)[24])R, m->idx_v[b], w->end_v[k], g->S[k], g->Pd[k], g->Pdd[k],
+                             g->SdPd[k], cq, cv);                                    /* lines 19-20 */
+        }
+        return RBD_OK;
+    }
+    const double *T1 = T, *T4 = T + 6 * n, *Sr = T + 12 * n;
     for (int k = 0; k < nv; k++) {
         const int b = m->dof_body[k], e = w->end_v[k];
         double *restrict cq = dq + n * k, *restrict cv = dv + n * k;
-        double t2[6], t3[6];
-        for (int r = 0; r < 6; r++) { t2[r] = T[n * (6 + r) + k]; t3[r] = T[n * (12 + r) + k]; }
         for (const int *run = w->run + 3 * w->run_off[b], *end = w->run + 3 * w->run_off[b + 1]; run < end; run += 3) {
-            if (run[2]) ancestor_rows(Sr, n, run[0], run[1], t3, t2, cq, cv);   /* lines 17-18 */
+            if (run[2]) ancestor_rows(Sr, n, run[0], run[1], R[k] + 12, R[k] + 6, cq, cv);   /* lines 17-18 */
             else {
                 memset(cq + run[0], 0, sizeof(double) * (size_t)(run[1] - run[0]));
                 memset(cv + run[0], 0, sizeof(double) * (size_t)(run[1] - run[0]));
