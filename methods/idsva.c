@@ -18,7 +18,7 @@
  *  - sparse (branched): both matrices are cleared at once, then only the
  *    related entries are written, from the records (short runs: no gain
  *    from vectorising, one memset beats many small ones).
-
+ *
  * Multi-dof joints: the diagonal block dtau_i/dq_i comes from line 19 (the
  * j <= i case of eq. 30, no f^C term); line 15's f^C xbar* S_i term enters the
  * rows of the ancestors through line 17.
@@ -163,8 +163,9 @@ static void subtree_rows(const double *restrict T1, const double *restrict T4, s
     }
 }
 
-/* The same for the sparse plan, one dof's (t1..t4) as a 24-number record. */
-/* short runs: clang's vectoriser would gather across records (measured slower) */
+/* The same for the sparse plan, one dof's (t1..t4) as a 24-number record.
+ * The runs are short: clang's vectoriser would gather across records
+ * (measured 13-23% slower on bf = 2, 5). */
 #if defined(__clang__)
 #define SHORT_LOOP _Pragma("clang loop vectorize(disable) interleave(disable)")
 #else
