@@ -373,7 +373,7 @@ int anchors_write_markdown(FILE *f, const anchor_set *s, const char *key, const 
 {
     const anchor_table *ta = anchors_find(s, key, 0), *tr = anchors_find(s, key, 1);
     fprintf(f, "# rbdiff against Pinocchio 3.7.0 and the machine's floors\n\n");
-    fprintf(f, "Ours: median per call of %s.  Pinocchio: pinocchio-timings.md, tables '%s' and '%s'.  "
+    fprintf(f, "Ours: %s.  Pinocchio: pinocchio-timings.md, tables '%s' and '%s'.  "
                "Floor: machine-limits.md, the time to write dtau/dq and dtau/dv (2 nv^2 doubles).  "
                "Targets: issue 10 (ratio to Pinocchio; within 3x of the floor at N >= 100).\n\n",
             source, ta ? ta->title : "(no autoTree table)", tr ? tr->title : "(no robot table)");

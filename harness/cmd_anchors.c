@@ -15,7 +15,7 @@
 #endif
 
 static const char help[] =
-    "Usage: rbdiff anchors RESULTS [--anchors DIR] [--table KEY] [--no-write] [--check]\n\n"
+    "Usage: rbdiff anchors RESULTS [--anchors DIR] [--table KEY] [--stat median|min] [--no-write] [--check]\n\n"
     "Compares the median ns per call of a results directory (or a timings.csv or\n"
     "Google Benchmark JSON file) with Pinocchio 3.7.0's figures on this machine\n"
     "kind (DIR/pinocchio-timings.md) and with the output-write floor of\n"
@@ -25,6 +25,8 @@ static const char help[] =
     "it to RESULTS/vs-pinocchio.md (beside the file when RESULTS is a file).\n\n"
     "  --anchors DIR  the anchors directory (default " RBD_SOURCE_DIR "/../shared/anchors)\n"
     "  --table KEY    Pinocchio's build: clang-native (default, its best), gcc-native, gcc-plain\n"
+    "  --stat S       our figure: median (default) or min ns per call (the min of the\n"
+    "                 batches resists load from other processes on a shared machine)\n"
     "  --no-write     print only\n"
     "  --check        exit 1 when a target is missed\n"
     "  -h, --help\n";
@@ -46,10 +48,10 @@ static int write_md(FILE *f, void *p)
 int cmd_anchors(int argc, char **argv)
 {
     static const struct option opts[] = { { "anchors", required_argument, 0, 'a' }, { "table", required_argument, 0, 't' },
-                                          { "no-write", no_argument, 0, 'n' }, { "check", no_argument, 0, 'c' },
+                                          { "no-write", no_argument, 0, 'n' }, { "stat", required_argument, 0, 's' }, { "check", no_argument, 0, 'c' },
                                           { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     const char *dir = RBD_SOURCE_DIR "/../shared/anchors", *key = "clang-native";
-    int nowrite = 0, check = 0, ch;
+    int nowrite = 0, check = 0, use_min = 0, ch;
     optind = 1;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, ":ha:t:", opts, NULL)) != -1) {
@@ -58,6 +60,11 @@ int cmd_anchors(int argc, char **argv)
         else if (ch == 't') key = optarg;
         else if (ch == 'n') nowrite = 1;
         else if (ch == 'c') check = 1;
+        else if (ch == 's') {
+            if (!strcmp(optarg, "min")) use_min = 1;
+            else if (strcmp(optarg, "median"))
+                return cli_error("anchors", EXIT_USAGE, "--stat: '%s' is neither median nor min", optarg);
+        }
         else return cli_bad_option("anchors", ch, argv);
     }
     if (argc - optind != 1) {
@@ -85,7 +92,10 @@ int cmd_anchors(int argc, char **argv)
     timing_row *rows = NULL;
     int n = 0;
     if (timing_rows_load(res, &rows, &n)) { anchors_free(&s); return cli_lib_error("anchors", EXIT_FAIL); }
-    int missed = anchors_write_markdown(stdout, &s, key, rows, n, res);
+    for (int k = 0; use_min && k < n; k++) rows[k].median_ns = rows[k].min_ns;
+    char source[4200];
+    snprintf(source, sizeof source, "%s (%s per call)", res, use_min ? "min over the batches" : "median");
+    int missed = anchors_write_markdown(stdout, &s, key, rows, n, source);
     int rc = EXIT_OK;
     if (!nowrite) {
         struct stat st;
@@ -96,7 +106,7 @@ int cmd_anchors(int argc, char **argv)
             if (slash) snprintf(out, sizeof out, "%.*s/vs-pinocchio.md", (int)(slash - res), res);
             else snprintf(out, sizeof out, "vs-pinocchio.md");
         }
-        md_ctx c = { &s, key, res, rows, n };
+        md_ctx c = { &s, key, source, rows, n };
         if (atomic_write(out, write_md, &c)) rc = cli_lib_error("anchors", EXIT_FAIL);
         else fprintf(stderr, "rbdiff anchors: wrote %s\n", out);
     }
