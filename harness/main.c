@@ -15,6 +15,7 @@ static const cli_command commands[] = {
     { "crossover", "smallest N at which method A beats B (bisection)", cmd_crossover },
     { "plot", "render the figures of a results directory", cmd_plot },
     { "compare", "compare two runs, fail on a regression", cmd_compare },
+    { "anchors", "a run against the stored Pinocchio timings and machine floors", cmd_anchors },
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -41,6 +41,28 @@ int rbd_idg_init(const rbd_model *m, rbd_idg *w)
     return RBD_OK;
 }
 
+/* Line 8, I_0 = X^T I X, using the symmetry of Ib: only the upper triangle
+ * of E^T Ib E and of the translation terms is formed (as
+ * sp_inertia_to_parent otherwise). */
+static inline void inertia_to_ground(const sp_xform *X, const sp_inertia *IB, sp_inertia *IA)
+{
+    const double *E = X->E, *r = X->r, *B = IB->Ib, m = IB->m;
+    double y[3], hA[3], BE[9];
+    sp_mat3T_vec(E, IB->h, y);
+    for (int k = 0; k < 3; k++) hA[k] = y[k] + m * r[k];
+    sp_mat3_mul(B, E, BE);
+    const double ry = sp_dot3(r, y), hr = sp_dot3(hA, r);
+    /* ax bx = b a^T - (a.b) 1 */
+    for (int i = 0; i < 3; i++)
+        for (int j = i; j < 3; j++) {
+            double v = E[i] * BE[j] + E[3 + i] * BE[3 + j] + E[6 + i] * BE[6 + j] - (y[i] * r[j] + r[i] * hA[j]);
+            if (i == j) v += ry + hr;
+            IA->Ib[3 * i + j] = IA->Ib[3 * j + i] = v;
+        }
+    IA->m = m;
+    for (int k = 0; k < 3; k++) IA->h[k] = hA[k];
+}
+
 void rbd_idg_forward(const rbd_model *m, rbd_idg *w, const double *q, const double *qd, const double *qdd)
 {
     static const double zero[6] = { 0 };
@@ -108,7 +130,7 @@ void rbd_idg_forward(const rbd_model *m, rbd_idg *w, const double *q, const doub
             }
         }
         sp_inertia *IC = &w->IC[i];
-        sp_inertia_to_parent(X, &m->inertia[i], IC);                            /* line 8 */
+        inertia_to_ground(X, &m->inertia[i], IC);                               /* line 8 */
         rbd_inertia_rate(IC, v, &w->dIC[i]);                                    /* line 9 */
         double *h = w->hC[i], *f = w->fC[i];
         sp_inertia_motion(IC, v, h);

@@ -85,9 +85,10 @@ static inline void rbd_inertia_rate(const sp_inertia *In, const double v[6], sp_
     double uh = sp_dot3(u, h);
     sp_cross3(w, h, D->h);
     for (int k = 0; k < 3; k++) D->h[k] += In->m * u[k];
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++)
-            D->Ib[3 * r + c] = A[3 * r + c] + A[3 * c + r] - h[r] * u[c] - u[r] * h[c] + (r == c ? 2 * uh : 0);
+    for (int r = 0; r < 3; r++)             /* symmetric: the upper triangle, mirrored */
+        for (int c = r; c < 3; c++)
+            D->Ib[3 * r + c] = D->Ib[3 * c + r] =
+                A[3 * r + c] + A[3 * c + r] - h[r] * u[c] - u[r] * h[c] + (r == c ? 2 * uh : 0);
     D->m = 0;
 }
 

@@ -1,23 +1,23 @@
 /*
  * IDSVA: Algorithm 1 of Singh, Russell & Wensing (2022) in ground
  * coordinates.  The forward pass (lines 1-11) is id_ground.c; here is the
- * backward pass, whose lines 17-20 are products over the subtree: with the
- * depth-first numbering nu(i) is the contiguous dof range [j0, e).  Lines
- * 17-18 (row j, columns of the proper subtree) and 19-20 (column j, rows of
- * the subtree) run over the same range; in the chain plan below they are
- * fused into one pass that reads each descendant's t1..t4 once.
- *
- * Column j of body i gets lines 19-20 over the subtree rows; its ancestor
- * rows come from the ancestors' lines 17-18 and all other rows are
- * structural zeros.  Two memory plans, chosen at init:
- *  - chain-like trees of IDSVA_SOA_MIN dofs or more (most entries related,
- *    long subtrees): t1..t4 as 24 rows of length nv, so the pass over a
- *    subtree vectorises across it; lines 17-18 go to a row-major scratch U
- *    and each column is finished in one pass (ancestor runs copied from U,
- *    the rest zeroed): every output entry is written once, none strided;
- *  - otherwise: (t4, t1) as one 12-number record per dof, read at constant
- *    offsets by the short column loops; both matrices zeroed first and
- *    lines 17-18 stored in place.
+ * backward pass.  With the depth-first numbering nu(i) is the contiguous dof
+ * range [j0, e), and lines 17-20 are products over it:
+ *   line 17-18  row j, columns k of the proper subtree:  S_j^T t3_k, S_j^T t2_k
+ *   line 19-20  column j, rows k of the subtree:          t4_k^T Psi_dot_j + t1_k^T Psi_ddot_j,
+ *                                                         t4_k^T S_j + t1_k^T (S_dot_j + Psi_dot_j)
+ * The backward sweep over bodies does lines 13-16 and 21-23 only, keeping
+ * t1..t4 of every dof as a 24-number record.  Lines 17-20 then run column by
+ * column: a column's ancestor rows are line 17-18 entries (S_r^T times the
+ * column's own t3, t2), its subtree rows line 19-20 (t4_r, t1_r times the
+ * column's constants), every other row a structural zero.  Two plans, chosen
+ * at init by the share of related (ancestor/descendant) entries:
+ *  - dense (chain-like): t1, t4 and S are also kept as rows of length nv, so
+ *    both products vectorise across rows; each column is streamed once, top
+ *    to bottom, zeros included: no entry written twice, none strided;
+ *  - sparse (branched): both matrices are cleared at once, then only the
+ *    related entries are written, from the records (short runs: no gain
+ *    from vectorising, one memset beats many small ones).
  *
  * Multi-dof joints: the diagonal block dtau_i/dq_i comes from line 19 (the
  * j <= i case of eq. 30, no f^C term); line 15's f^C xbar* S_i term enters the
@@ -28,20 +28,18 @@
 #include "id_ground.h"
 #include "method.h"
 
-#define IDSVA_SOA_MIN 24     /* measured: below this the per-dof records are faster */
-
 typedef struct {
     const rbd_model *m;
     rbd_idg g;
-    double *T;          /* 24 nv: rows t1 (0-5), t2, t3, t4 (18-23) of length nv, or
-                         * rows t2, t3 of length nv then [nv] records (t4, t1) */
-    double *U;          /* dense only: lines 17-18, row-major [2][nv][nv] */
+    double (*R)[24];    /* [nv] t1, t2, t3, t4 of each dof (lines 13-16) */
+    double *T;          /* dense plan: 18 rows of length nv: t1 (0-5), t4 (6-11), S (12-17) */
     int *end_v;         /* [nv] first dof after the subtree of the dof's body */
-    /* rows [0, idx_v[b]) of a column of body b, as runs: ancestor rows (copy
-     * line 17's value from U) and the rows between them (structural zeros):
-     * run r of body b is rows [run[3r], run[3r+1]), copy if run[3r+2] */
+    /* rows [0, idx_v[b]) of a column of body b, as runs: ancestor rows (lines
+     * 17-18) and the rows between them (structural zeros): run r of body b is
+     * rows [run[3r], run[3r+1]), ancestors if run[3r+2] */
     int *run, *run_off;  /* run_off[nb + 1] */
-    int soa, dense;     /* rows-of-nv layout and U, or per-dof records and in-place stores */
+    int *arun, *arun_off;  /* the ancestor runs alone, [2] per run, for the sparse plan */
+    int zero_first;     /* mostly structural zeros: clear both matrices at once, skip the zero runs */
 } idsva_ws;
 
 static void idsva_fini(void *p)
@@ -49,7 +47,7 @@ static void idsva_fini(void *p)
     idsva_ws *w = p;
     if (!w) return;
     rbd_idg_fini(&w->g);
-    free(w->T); free(w->U); free(w->end_v); free(w->run); free(w->run_off);
+    free(w->R); free(w->T); free(w->end_v); free(w->run); free(w->run_off); free(w->arun); free(w->arun_off);
     free(w);
 }
 
@@ -66,18 +64,23 @@ static int idsva_init(const rbd_model *m, const rbd_options *o, void **out)
     if (!w) return rbd_fail(RBD_ENOMEM, "idsva: out of memory");
     w->m = m;
     if ((rc = rbd_idg_init(m, &w->g))) { free(w); return rc; }
-    w->T = malloc(sizeof(double) * 24 * (size_t)m->nv);
+    w->R = malloc(sizeof *w->R * (size_t)m->nv);
+    w->T = malloc(sizeof(double) * 18 * (size_t)m->nv);
     w->end_v = malloc(sizeof(int) * (size_t)m->nv);
     w->run_off = malloc(sizeof(int) * ((size_t)m->nb + 1));
     /* at most 2 depth + 1 runs per body */
     w->run = malloc(sizeof(int) * 3 * (size_t)m->nb * (2 * (size_t)m->depth_max + 1));
-    if (!w->T || !w->end_v || !w->run_off || !w->run) { idsva_fini(w); return rbd_fail(RBD_ENOMEM, "idsva: out of memory"); }
+    int *path = malloc(sizeof(int) * ((size_t)m->depth_max + 1));
+    if (!w->R || !w->T || !w->end_v || !w->run_off || !w->run || !path) {
+        free(path);
+        idsva_fini(w);
+        return rbd_fail(RBD_ENOMEM, "idsva: out of memory");
+    }
     for (int j = 0; j < m->nv; j++) {
         int b = m->dof_body[j];
         w->end_v[j] = m->subtree_end[b] < m->nb ? m->idx_v[m->subtree_end[b]] : m->nv;
     }
-    int nr = 0, *path = malloc(sizeof(int) * ((size_t)m->depth_max + 1));
-    if (!path) { idsva_fini(w); return rbd_fail(RBD_ENOMEM, "idsva: out of memory"); }
+    int nr = 0;
     for (int b = 0; b < m->nb; b++) {
         int n = 0, row = 0;
         w->run_off[b] = nr;
@@ -93,47 +96,29 @@ static int idsva_init(const rbd_model *m, const rbd_options *o, void **out)
     }
     free(path);
     w->run_off[m->nb] = nr;
-    /* related (ancestor or descendant) entries per column: depth rows + subtree rows */
+    w->arun = malloc(sizeof(int) * 2 * ((size_t)nr + 1));
+    w->arun_off = malloc(sizeof(int) * ((size_t)m->nb + 1));
+    if (!w->arun || !w->arun_off) { idsva_fini(w); return rbd_fail(RBD_ENOMEM, "idsva: out of memory"); }
+    int na = 0;
+    for (int b = 0; b < m->nb; b++) {
+        w->arun_off[b] = na;
+        for (int r = w->run_off[b]; r < w->run_off[b + 1]; r++)
+            if (w->run[3 * r + 2]) { w->arun[2 * na] = w->run[3 * r]; w->arun[2 * na + 1] = w->run[3 * r + 1]; na++; }
+    }
+    w->arun_off[m->nb] = na;
+    /* related (ancestor or descendant) entries per column: ancestor rows + subtree rows */
     double related = 0;
     for (int j = 0; j < m->nv; j++) {
         int b = m->dof_body[j];
-        related += w->end_v[j];
+        related += w->end_v[j] - m->idx_v[b];
         for (int r = w->run_off[b]; r < w->run_off[b + 1]; r++)
-            if (!w->run[3 * r + 2]) related -= w->run[3 * r + 1] - w->run[3 * r];
+            if (w->run[3 * r + 2]) related += w->run[3 * r + 1] - w->run[3 * r];
     }
-    /* rows of length nv and the scratch U only pay for chain-like trees of
-     * some size (long subtrees, most entries related) */
-    w->dense = w->soa = m->nv >= IDSVA_SOA_MIN && 2 * related > (double)m->nv * m->nv;
-    if (w->dense && !(w->U = malloc(sizeof(double) * 2 * (size_t)m->nv * (size_t)m->nv))) {
-        idsva_fini(w);
-        return rbd_fail(RBD_ENOMEM, "idsva: out of memory for the %d x %d scratch", m->nv, m->nv);
-    }
+    /* measured: one memset of everything beats zero runs per column once most
+     * entries are structural zeros (branched trees) */
+    w->zero_first = 2 * related < (double)m->nv * m->nv;
     *out = w;
     return RBD_OK;
-}
-
-/* Column k of the output above and below its subtree rows [k1, nv): above,
- * the runs of ancestor rows take line 17's values from U, the rows between
- * them are structural zeros; below, zeros.  Every entry is written once. */
-static void finish_column(int nv, int k, int k1, const int *restrict run, int nrun, const double *restrict Uq,
-                          const double *restrict Uv, double *restrict cq, double *restrict cv)
-{
-    const size_t ld = (size_t)nv;
-    for (int r = 0; r < nrun; r++, run += 3) {
-        if (run[2])
-            for (int j = run[0]; j < run[1]; j++) {
-                cq[j] = Uq[ld * j + k];
-                cv[j] = Uv[ld * j + k];
-            }
-        else {
-            memset(cq + run[0], 0, sizeof(double) * (size_t)(run[1] - run[0]));
-            memset(cv + run[0], 0, sizeof(double) * (size_t)(run[1] - run[0]));
-        }
-    }
-    if (k1 < nv) {
-        memset(cq + k1, 0, sizeof(double) * (size_t)(nv - k1));
-        memset(cv + k1, 0, sizeof(double) * (size_t)(nv - k1));
-    }
 }
 
 static inline double dot6(const double *restrict a, const double *restrict b)
@@ -141,66 +126,70 @@ static inline double dot6(const double *restrict a, const double *restrict b)
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
 }
 
-/* Lines 17-18 for row j over [k0, k1), in place (strided), t2 and t3 as rows
- * of length nv at T2, T3. */
-static void rows_17_18(const double *restrict T2, const double *restrict T3, int nv, int j, int k0, int k1,
-                       const double *restrict S, double *restrict dq, double *restrict dv)
+/* Lines 17-18 for ancestor rows [r0, r1) of column k: row r is S_r^T t3_k,
+ * S_r^T t2_k, with S as 6 rows of length nv at Sr. */
+static void ancestor_rows(const double *restrict Sr, size_t n, int r0, int r1, const double *restrict t3,
+                          const double *restrict t2, double *restrict cq, double *restrict cv)
 {
-    const double s0 = S[0], s1 = S[1], s2 = S[2], s3 = S[3], s4 = S[4], s5 = S[5];
-    const size_t n = (size_t)nv;
-    for (int k = k0; k < k1; k++) {
-        dq[j + n * k] = s0 * T3[k] + s1 * T3[n + k] + s2 * T3[2 * n + k] + s3 * T3[3 * n + k] +
-                        s4 * T3[4 * n + k] + s5 * T3[5 * n + k];
-        dv[j + n * k] = s0 * T2[k] + s1 * T2[n + k] + s2 * T2[2 * n + k] + s3 * T2[3 * n + k] +
-                        s4 * T2[4 * n + k] + s5 * T2[5 * n + k];
+    const double a0 = t3[0], a1 = t3[1], a2 = t3[2], a3 = t3[3], a4 = t3[4], a5 = t3[5];
+    const double b0 = t2[0], b1 = t2[1], b2 = t2[2], b3 = t2[3], b4 = t2[4], b5 = t2[5];
+    for (int r = r0; r < r1; r++) {
+        const double s0 = Sr[r], s1 = Sr[n + r], s2 = Sr[2 * n + r], s3 = Sr[3 * n + r], s4 = Sr[4 * n + r],
+                     s5 = Sr[5 * n + r];
+        cq[r] = s0 * a0 + s1 * a1 + s2 * a2 + s3 * a3 + s4 * a4 + s5 * a5;
+        cv[r] = s0 * b0 + s1 * b1 + s2 * b2 + s3 * b3 + s4 * b4 + s5 * b5;
     }
 }
 
-/* Lines 19-20 for column j over rows [k0, k1), (t4, t1) as 12-number records. */
-static void cols_19_20(const double (*restrict R)[12], int k0, int k1, const double *restrict S_,
-                       const double *restrict Pd_, const double *restrict Pdd_, const double *restrict SP_,
-                       double *restrict cq, double *restrict cv)
-{
-    if (k1 == k0 + 1) {                         /* a leaf: the diagonal alone */
-        cq[k0] = dot6(R[k0], Pd_) + dot6(R[k0] + 6, Pdd_);
-        cv[k0] = dot6(R[k0], S_) + dot6(R[k0] + 6, SP_);
-        return;
-    }
-    double S[6], Pd[6], Pdd[6], SP[6];          /* local copies: provably not aliased by the stores */
-    for (int r = 0; r < 6; r++) { S[r] = S_[r]; Pd[r] = Pd_[r]; Pdd[r] = Pdd_[r]; SP[r] = SP_[r]; }
-    for (int k = k0; k < k1; k++) {
-        cq[k] = dot6(R[k], Pd) + dot6(R[k] + 6, Pdd);
-        cv[k] = dot6(R[k], S) + dot6(R[k] + 6, SP);
-    }
-}
-
-/* Lines 17-20 of dof j over [k0, k1) of its proper subtree in one pass, t1..t4
- * as rows of length nv (vectorises across k): row j at rq[ldr k], rv[ldr k]
- * (a row of U: ldr = 1), column j at cq[k], cv[k]. */
-static void subtree_rows(const double *restrict T, int nv, int k0, int k1, const double *restrict S,
-                         const double *restrict Pd, const double *restrict Pdd, const double *restrict SP,
-                         double *restrict rq, double *restrict rv, size_t ldr, double *restrict cq,
-                         double *restrict cv)
+/* Lines 19-20 for subtree rows [r0, r1) of column k, t1 and t4 as 6 rows of
+ * length nv at T1, T4. */
+static void subtree_rows(const double *restrict T1, const double *restrict T4, size_t n, int r0, int r1,
+                         const double *restrict S, const double *restrict Pd, const double *restrict Pdd,
+                         const double *restrict SP, double *restrict cq, double *restrict cv)
 {
     const double s0 = S[0], s1 = S[1], s2 = S[2], s3 = S[3], s4 = S[4], s5 = S[5];
     const double p0 = Pd[0], p1 = Pd[1], p2 = Pd[2], p3 = Pd[3], p4 = Pd[4], p5 = Pd[5];
     const double d0 = Pdd[0], d1 = Pdd[1], d2 = Pdd[2], d3 = Pdd[3], d4 = Pdd[4], d5 = Pdd[5];
     const double u0 = SP[0], u1 = SP[1], u2 = SP[2], u3 = SP[3], u4 = SP[4], u5 = SP[5];
-    const size_t n = (size_t)nv;
-    const double *restrict b = T, *restrict c = T + 6 * n, *restrict q = T + 12 * n, *restrict a = T + 18 * n;
-    for (int k = k0; k < k1; k++) {
-        rq[ldr * k] = s0 * q[k] + s1 * q[n + k] + s2 * q[2 * n + k] + s3 * q[3 * n + k] + s4 * q[4 * n + k] +
-                      s5 * q[5 * n + k];
-        rv[ldr * k] = s0 * c[k] + s1 * c[n + k] + s2 * c[2 * n + k] + s3 * c[3 * n + k] + s4 * c[4 * n + k] +
-                      s5 * c[5 * n + k];
-        const double a0 = a[k], a1 = a[n + k], a2 = a[2 * n + k], a3 = a[3 * n + k], a4 = a[4 * n + k],
-                     a5 = a[5 * n + k];
-        const double b0 = b[k], b1 = b[n + k], b2 = b[2 * n + k], b3 = b[3 * n + k], b4 = b[4 * n + k],
-                     b5 = b[5 * n + k];
-        cq[k] = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3 + a4 * p4 + a5 * p5 +
+    for (int r = r0; r < r1; r++) {
+        const double a0 = T4[r], a1 = T4[n + r], a2 = T4[2 * n + r], a3 = T4[3 * n + r], a4 = T4[4 * n + r],
+                     a5 = T4[5 * n + r];
+        const double b0 = T1[r], b1 = T1[n + r], b2 = T1[2 * n + r], b3 = T1[3 * n + r], b4 = T1[4 * n + r],
+                     b5 = T1[5 * n + r];
+        cq[r] = a0 * p0 + a1 * p1 + a2 * p2 + a3 * p3 + a4 * p4 + a5 * p5 +
                 b0 * d0 + b1 * d1 + b2 * d2 + b3 * d3 + b4 * d4 + b5 * d5;
-        cv[k] = a0 * s0 + a1 * s1 + a2 * s2 + a3 * s3 + a4 * s4 + a5 * s5 +
+        cv[r] = a0 * s0 + a1 * s1 + a2 * s2 + a3 * s3 + a4 * s4 + a5 * s5 +
                 b0 * u0 + b1 * u1 + b2 * u2 + b3 * u3 + b4 * u4 + b5 * u5;
+    }
+}
+
+/* The same for the sparse plan, one dof's (t1..t4) as a 24-number record.
+ * The runs are short: clang's vectoriser would gather across records
+ * (measured 13-23% slower on bf = 2, 5). */
+#if defined(__clang__)
+#define SHORT_LOOP _Pragma("clang loop vectorize(disable) interleave(disable)")
+#else
+#define SHORT_LOOP
+#endif
+
+static inline void ancestor_rows_aos(const double (*restrict S)[6], int r0, int r1, const double *restrict t,
+                                     double *restrict cq, double *restrict cv)
+{
+    SHORT_LOOP
+    for (int r = r0; r < r1; r++) {
+        cq[r] = dot6(S[r], t + 12);
+        cv[r] = dot6(S[r], t + 6);
+    }
+}
+
+static inline void subtree_rows_aos(const double (*restrict R)[24], int r0, int r1, const double *restrict S,
+                                    const double *restrict Pd, const double *restrict Pdd,
+                                    const double *restrict SP, double *restrict cq, double *restrict cv)
+{
+    SHORT_LOOP
+    for (int r = r0; r < r1; r++) {
+        cq[r] = dot6(R[r] + 18, Pd) + dot6(R[r], Pdd);
+        cv[r] = dot6(R[r] + 18, S) + dot6(R[r], SP);
     }
 }
 
@@ -211,56 +200,57 @@ static int idsva_eval(void *p, const rbd_state *x, rbd_derivs *out)
         return rbd_fail(RBD_EINVAL, "idsva: null workspace, state vector or output buffer");
     const rbd_model *m = w->m;
     rbd_idg *g = &w->g;
-    const int nv = m->nv, dense = w->dense, soa = w->soa;
-    const size_t ld = (size_t)nv;
+    const int nv = m->nv;
+    const size_t n = (size_t)nv;
     rbd_idg_forward(m, g, x->q, x->v, x->a);
     double *restrict dq = out->dtau_dq, *restrict dv = out->dtau_dv, *restrict tau = out->tau;
-    double *restrict T = w->T, *restrict Uq = w->U, *restrict Uv = dense ? Uq + ld * ld : NULL;
-    /* records layout: t2, t3 as rows of length nv, then (t4, t1) records */
-    double *restrict T2 = T, *restrict T3 = T + 6 * ld;
-    double (*restrict R)[12] = (double (*)[12])(T + 12 * ld);
-    if (!dense) {
-        memset(dq, 0, sizeof(double) * ld * ld);
-        memset(dv, 0, sizeof(double) * ld * ld);
-    }
+    double (*restrict R)[24] = w->R;
+    double *restrict T = w->T;
+    const int dense = !w->zero_first;
     for (int i = m->nb - 1; i >= 0; i--) {
         const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i];
-        const int e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : nv;
-        if (soa) {
-            for (int j = j0; j < j1; j++) {
-                double t[24];
-                rbd_idg_tvec(g, i, j, t, t + 6, t + 12, t + 18);               /* lines 13-16 */
-                for (int r = 0; r < 24; r++) T[ld * r + j] = t[r];
-                tau[j] = dot6(g->S[j], g->fC[i]);
-            }
-            for (int j = j0; j < j1; j++) {
-                const double *S = g->S[j], *Pd = g->Pd[j], *Pdd = g->Pdd[j], *SP = g->SdPd[j];
-                double *cq = dq + ld * j, *cv = dv + ld * j;
-                for (int k = j0; k < j1; k++) {                               /* lines 19-20, this joint */
-                    double t1[6], t4[6];
-                    for (int r = 0; r < 6; r++) { t1[r] = T[ld * r + k]; t4[r] = T[ld * (18 + r) + k]; }
-                    cq[k] = dot6(t4, Pd) + dot6(t1, Pdd);
-                    cv[k] = dot6(t4, S) + dot6(t1, SP);
+        for (int j = j0; j < j1; j++) {
+            double *t = R[j];
+            rbd_idg_tvec(g, i, j, t, t + 6, t + 12, t + 18);                   /* lines 13-16 */
+            tau[j] = dot6(g->S[j], g->fC[i]);
+            if (dense)
+                for (int r = 0; r < 6; r++) {
+                    T[n * r + j] = t[r];
+                    T[n * (6 + r) + j] = t[18 + r];
+                    T[n * (12 + r) + j] = g->S[j][r];
                 }
-                subtree_rows(T, nv, j1, e, S, Pd, Pdd, SP, Uq + ld * j, Uv + ld * j, 1, cq, cv);  /* 17-20 */
-            }
-        } else {
-            for (int j = j0; j < j1; j++) {
-                double t2[6], t3[6];
-                rbd_idg_tvec(g, i, j, R[j] + 6, t2, t3, R[j]);                 /* lines 13-16 */
-                for (int r = 0; r < 6; r++) { T2[ld * r + j] = t2[r]; T3[ld * r + j] = t3[r]; }
-                tau[j] = dot6(g->S[j], g->fC[i]);
-            }
-            for (int j = j0; j < j1; j++) {
-                rows_17_18(T2, T3, nv, j, j1, e, g->S[j], dq, dv);             /* lines 17-18 */
-                cols_19_20(R, j0, e, g->S[j], g->Pd[j], g->Pdd[j], g->SdPd[j], dq + ld * j, dv + ld * j);
-            }
         }
         if (m->parent[i] >= 0) rbd_idg_accumulate(g, i, m->parent[i]);         /* lines 21-23 */
     }
-    for (int k = 0; dense && k < nv; k++) {
-        int b = m->dof_body[k], r0 = w->run_off[b];
-        finish_column(nv, k, w->end_v[k], w->run + 3 * r0, w->run_off[b + 1] - r0, Uq, Uv, dq + ld * k, dv + ld * k);
+    if (!dense) {
+        memset(dq, 0, sizeof(double) * n * n);
+        memset(dv, 0, sizeof(double) * n * n);
+        for (int k = 0; k < nv; k++) {
+            const int b = m->dof_body[k];
+            double *restrict cq = dq + n * k, *restrict cv = dv + n * k;
+            for (const int *run = w->arun + 2 * w->arun_off[b], *end = w->arun + 2 * w->arun_off[b + 1]; run < end; run += 2)
+                ancestor_rows_aos((const double (*)[6])g->S, run[0], run[1], R[k], cq, cv);     /* lines 17-18 */
+            subtree_rows_aos((const double (*)[24])R, m->idx_v[b], w->end_v[k], g->S[k], g->Pd[k], g->Pdd[k],
+                             g->SdPd[k], cq, cv);                                    /* lines 19-20 */
+        }
+        return RBD_OK;
+    }
+    const double *T1 = T, *T4 = T + 6 * n, *Sr = T + 12 * n;
+    for (int k = 0; k < nv; k++) {
+        const int b = m->dof_body[k], e = w->end_v[k];
+        double *restrict cq = dq + n * k, *restrict cv = dv + n * k;
+        for (const int *run = w->run + 3 * w->run_off[b], *end = w->run + 3 * w->run_off[b + 1]; run < end; run += 3) {
+            if (run[2]) ancestor_rows(Sr, n, run[0], run[1], R[k] + 12, R[k] + 6, cq, cv);   /* lines 17-18 */
+            else {
+                memset(cq + run[0], 0, sizeof(double) * (size_t)(run[1] - run[0]));
+                memset(cv + run[0], 0, sizeof(double) * (size_t)(run[1] - run[0]));
+            }
+        }
+        subtree_rows(T1, T4, n, m->idx_v[b], e, g->S[k], g->Pd[k], g->Pdd[k], g->SdPd[k], cq, cv);  /* 19-20 */
+        if (e < nv) {
+            memset(cq + e, 0, sizeof(double) * (n - (size_t)e));
+            memset(cv + e, 0, sizeof(double) * (n - (size_t)e));
+        }
     }
     return RBD_OK;
 }
