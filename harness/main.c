@@ -14,6 +14,7 @@ static const cli_command commands[] = {
     { "crossover", "smallest N at which method A beats B (bisection)", cmd_crossover },
     { "plot", "render the figures of a results directory", cmd_plot },
     { "compare", "compare two runs, fail on a regression", cmd_compare },
+    { "merge", "join the results of sweep shards into one set", cmd_merge },
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
