@@ -15,6 +15,7 @@ static const cli_command commands[] = {
     { "plot", "render the figures of a results directory", cmd_plot },
     { "compare", "compare two runs, fail on a regression", cmd_compare },
     { "merge", "join the results of sweep shards into one set", cmd_merge },
+    { "run", "evaluate a method C times, untimed (for valgrind, perf)", cmd_run },
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -259,6 +259,11 @@ int timing_rows_load(const char *path, timing_row **rows, int *n)
     if (S_ISDIR(st.st_mode)) {
         char *p = results_path(path, TIMINGS_CSV);
         if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
+        if (access(p, F_OK) != 0) {   /* a directory of instruction counts alone */
+            char *ip = results_path(path, INSTRUCTIONS_CSV);
+            if (ip && access(ip, F_OK) == 0) { free(p); p = ip; }
+            else free(ip);
+        }
         int rc = load_csv(p, rows, n);
         free(p);
         if (!rc) rc = timing_rows_attach(path, *rows, *n);
