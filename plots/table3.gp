@@ -2,7 +2,7 @@
 # crossover N of AZA against each DMM flavour and bf.  Called by
 # scripts/matrix-table with:
 #   datafile  columns: build, then per series N, bracket_lo, bracket_hi
-#             (an unresolved search: N = the bracket's middle)
+#             (an unresolved search: N = the bracket's middle; 'none': the range top)
 #   outbase   output path without extension (.png and .svg are written)
 #   ncols     number of series
 set style data histograms
@@ -10,7 +10,7 @@ set style histogram errorbars gap 2 lw 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
 set ylabel "crossover N (AZA faster from here on)"
-set xlabel "build (compiler-ISA); error bars: the bracket of a search that ended unresolved"
+set xlabel "build (compiler-ISA); error bars: bracket of an unresolved search; bar at the range top: AZA never faster"
 set title "Table III analogue: DMM vs AZA crossover N" noenhanced
 set key top left noenhanced box opaque
 set grid ytics lc rgb "#e0e0e0"
