@@ -15,6 +15,7 @@ const char *const *audit_outputs(const bench_target *t)
 {
     static const char *const base_out[][2] = { { "tau", NULL }, { "M", NULL }, { "qdd", NULL }, { "Minv", NULL } };
     if (t->method) return t->method->output == RBD_ID_DERIVS ? id_outputs : fd_outputs;
+    if (!t->base) return base_out[0] + 1;   /* the roofline dgemm: nothing to audit */
     for (int k = 0; k < 4; k++)
         if (!strcmp(t->base->out, base_out[k][0])) return base_out[k];
     return base_out[0] + 1;     /* an output the reference does not have: none */

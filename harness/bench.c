@@ -5,16 +5,26 @@
 #include <string.h>
 #include "bench.h"
 #include "cli.h"
+#include "flops.h"
+#include "roofline.h"
 #include "timing.h"
 
 int bench_targets(const sweep_config *c, bench_target **out, int *n)
 {
-    int cap = c->nmethods + rbd_method_count() + 8;
+    int nbase = 0;
+    while (rbd_base_algos[nbase].name) nbase++;
+    int cap = c->nmethods + rbd_method_count() + nbase + 1;
     bench_target *t = calloc((size_t)cap, sizeof *t);
     if (!t) return rbd_fail(RBD_ENOMEM, "out of memory");
     int k = 0;
     if (c->nmethods) {
         for (int j = 0; j < c->nmethods; j++) {
+            if (!strcmp(c->methods[j], ROOFLINE_NAME)) {
+                t[k].name = ROOFLINE_NAME;
+                t[k].kind = ROOFLINE_KIND;
+                t[k++].dgemm = 1;
+                continue;
+            }
             const rbd_method *m = rbd_method_find(c->methods[j]);
             const rbd_base_algo *b = m ? NULL : rbd_base_algo_find(c->methods[j]);
             if (!m && !b) { free(t); return rbd_fail(RBD_EINVAL, "unknown method '%s'", c->methods[j]); }
@@ -30,10 +40,15 @@ int bench_targets(const sweep_config *c, bench_target **out, int *n)
             t[k].method = rbd_methods[j];
             t[k].kind = rbd_output_name(rbd_methods[j]->output);
         }
-        for (int j = 0; c->base && rbd_base_algos[j].name && k < cap; j++, k++) {
+        for (int j = 0; c->base && rbd_base_algos[j].name; j++, k++) {
             t[k].name = rbd_base_algos[j].name;
             t[k].base = &rbd_base_algos[j];
             t[k].kind = "base";
+        }
+        if (c->base) {
+            t[k].name = ROOFLINE_NAME;
+            t[k].kind = ROOFLINE_KIND;
+            t[k++].dgemm = 1;
         }
     }
     *out = t;
@@ -92,8 +107,9 @@ int bench_measure(const bench_target *t, const rbd_model *m, const bench_model *
     rbd_timeable tm;
     rbd_options mo;
     sweep_config_method_options(c, &mo);
-    int rc = t->method ? timeable_method(t->method, m, &mo, c->pool, c->seed, &tm)
-                       : timeable_base(t->base, m, c->pool, c->seed, &tm);
+    int rc = t->dgemm    ? timeable_dgemm(m->nv, c->seed, &tm)
+             : t->method ? timeable_method(t->method, m, &mo, c->pool, c->seed, &tm)
+                         : timeable_base(t->base, m, c->pool, c->seed, &tm);
     if (rc) return rc;
     timing_opts o;
     timing_opts_default(&o);
@@ -123,5 +139,11 @@ int bench_measure(const bench_target *t, const rbd_model *m, const bench_model *
     row->calls_per_batch = r.calls_per_batch;
     row->instructions = r.instructions;
     row->cycles = r.cycles;
+    row->fp_ops = r.fp_ops;
+    flops_tree ft;
+    flops_tree_of(m, &ft);
+    row->flops = flops_per_call(t->name, &ft);
+    row->nsamples = r.nsamples < RBD_MAX_SAMPLES ? r.nsamples : RBD_MAX_SAMPLES;
+    memcpy(row->samples, r.samples, sizeof(double) * (size_t)row->nsamples);
     return RBD_OK;
 }

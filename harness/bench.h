@@ -16,7 +16,8 @@ typedef struct {
     const char *name;
     const rbd_method *method;       /* one of method and base is set */
     const rbd_base_algo *base;
-    const char *kind;               /* ID, FD, base */
+    const char *kind;               /* ID, FD, base, roof */
+    int dgemm;                      /* the roofline dgemm at n = nv (roofline.h) */
 } bench_target;
 
 typedef struct {
@@ -24,8 +25,8 @@ typedef struct {
     double bf;                      /* NAN for non-autoTree models */
 } bench_model;
 
-/* c->methods, or every registered method (then the base algorithms when
- * c->base); *out is malloc'ed. */
+/* c->methods, or every registered method (then the base algorithms and
+ * the roofline dgemm when c->base); *out is malloc'ed. */
 int bench_targets(const sweep_config *c, bench_target **out, int *n);
 /* autoTree for each bf x N (c->skew, c->taper), then c->models. */
 int bench_models(const sweep_config *c, bench_model **out, int *n);

@@ -30,6 +30,8 @@ int cmd_crossover(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_anchors(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 /* "rbdiff <cmd>: <message>\n" on stderr; returns code, so
  * `return cli_error(cmd, EXIT_USAGE, ...)` reads naturally. */

@@ -13,6 +13,7 @@
 #include "meta.h"
 #include "modelspec.h"
 #include "progress.h"
+#include "shard.h"
 
 static const char help[] =
     "Usage: rbdiff sweep [--config FILE] [--out DIR] [--KEY VALUE ...]\n\n"
@@ -37,11 +38,13 @@ static const char help[] =
     "  --accuracy-N LIST --accuracy-bf LIST --accuracy-skew X --accuracy-taper X\n"
     "  --accuracy-model SPEC --accuracy-states K --cache DIR   the accuracy audit\n"
     "  --minv analytic|ltdl|lapack  --fdsva-crossover N   FD-method options (meta.json)\n"
+    "  --shard K/N        measure only shard K of N: cell c (timings in sweep order,\n"
+    "                     then crossovers) when c mod N = K-1; `rbdiff merge` joins shards\n"
     "  -h, --help\n\n"
     "Lists: 1,2,5 or ranges A:B, A:STEP:B.  Exit status: 0 done, 1 failure,\n"
     "2 bad flags or config, 130 interrupted (rerun to resume).\n";
 
-static int run_crossovers(const sweep_config *c, const char *dir)
+static int run_crossovers(const sweep_config *c, const char *dir, const shard_spec *sh, long cell0)
 {
     char *p = results_path(dir, CROSSOVER_CSV);
     csvlog log;
@@ -64,6 +67,7 @@ static int run_crossovers(const sweep_config *c, const char *dir)
             xo_result r;
             memset(&r, 0, sizeof r);
             crossover_row_fields(A->name, B->name, c->bf[b], &xo, &r, buf, f);
+            if (!shard_owns(sh, cell0 + (long)k * c->nbf + b)) continue;
             if (csvlog_find(&log, f) >= 0) continue;
             if (isatty(2)) fprintf(stderr, "crossover %s vs %s, bf = %g ...\n", A->name, B->name, c->bf[b]);
             int rc = crossover_run(A, B, c->bf[b], c, &xo, &cli_interrupted, &r);
@@ -78,11 +82,38 @@ done:
     return status;
 }
 
+/* samples.csv beside timings.csv: every batch of each row, for the rank
+ * test of `compare`.  Appended after the row, so a kill in between leaves a
+ * row without samples (compare then uses its quartiles); batches already
+ * there (a rerun after such a kill) are kept. */
+static int open_samples(const char *dir, csvlog *slog)
+{
+    char *p = results_path(dir, SAMPLES_CSV);
+    if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
+    int rc = csvlog_open(slog, p, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY);
+    free(p);
+    return rc;
+}
+
+static int append_samples(csvlog *slog, const timing_row *row)
+{
+    for (int b = 0; b < row->nsamples; b++) {
+        char buf[SAMPLES_NCOLS][64];
+        const char *f[SAMPLES_NCOLS];
+        sample_fields(row, b, buf, f);
+        if (csvlog_find(slog, f) >= 0) continue;
+        int rc = csvlog_append(slog, f);
+        if (rc) return rc;
+    }
+    return RBD_OK;
+}
+
 static int write_derived(const char *dir, const csvlog *t)
 {
     timing_row *rows = calloc((size_t)t->nrows + 1, sizeof *rows);
     if (!rows) return cli_error("sweep", EXIT_FAIL, "out of memory");
     for (int k = 0; k < t->nrows; k++) timing_row_from_fields(t->rows[k], &rows[k]);
+    if (timing_rows_attach(dir, rows, t->nrows)) { free(rows); return cli_lib_error("sweep", EXIT_FAIL); }
     char *cl = meta_cmdline(cli_argc, cli_argv);
     char *gb = results_path(dir, "benchmarks.json");
     int rc = !gb || report_write_tables(dir, rows, t->nrows) || gbench_write(gb, rows, t->nrows, cl);
@@ -95,8 +126,8 @@ static int write_derived(const char *dir, const csvlog *t)
 int cmd_sweep(int argc, char **argv)
 {
     static const struct option extra[] = { { "config", required_argument, 0, 'c' }, { "out", required_argument, 0, 'o' },
-                                           { "help", no_argument, 0, 'h' } };
-    struct option *opts = sweep_options(extra, 3);
+                                           { "help", no_argument, 0, 'h' }, { "shard", required_argument, 0, 'S' } };
+    struct option *opts = sweep_options(extra, 4);
     if (!opts) return cli_error("sweep", EXIT_FAIL, "out of memory");
     sweep_config c;
     sweep_config_init(&c);
@@ -107,9 +138,11 @@ int cmd_sweep(int argc, char **argv)
     bench_model *bm = NULL;
     int ntg = 0, nbm = 0;
     perfctr *pc = NULL;
-    csvlog log;
+    csvlog log, slog;
     memset(&log, 0, sizeof log);
+    memset(&slog, 0, sizeof slog);
     json_t *extra_meta = NULL;
+    shard_spec sh = { 1, 1 };
     /* Pass 1: the config file, so that flags (pass 2) override it. */
     optind = 1;
     opterr = 0;
@@ -117,6 +150,7 @@ int cmd_sweep(int argc, char **argv)
         if (ch == 'h') { fputs(help, stdout); status = EXIT_OK; goto done; }
         if (ch == 'c') config = optarg;
         else if (ch == 'o') out = optarg;
+        else if (ch == 'S') { if (shard_parse(optarg, &sh)) { cli_lib_error("sweep", 0); goto done; } }
         else if (ch < SWEEP_OPT_BASE) { cli_bad_option("sweep", ch, argv); goto done; }
     }
     if (optind < argc) { cli_error("sweep", 0, "unexpected argument '%s'", argv[optind]); cli_usage_error("sweep"); goto done; }
@@ -174,6 +208,7 @@ int cmd_sweep(int argc, char **argv)
         goto done;
     }
     free(tpath);
+    if (open_samples(dir, &slog)) { cli_lib_error("sweep", 0); goto done; }
     if (log.nrows && meta_check_same_build(dir)) { cli_lib_error("sweep", 0); goto done; }
     if (log.dropped_partial)
         fprintf(stderr, "rbdiff sweep: %s:%d: dropped a truncated line (interrupted write); it is measured again\n",
@@ -183,6 +218,7 @@ int cmd_sweep(int argc, char **argv)
     extra_meta = json_pack("{s:b, s:i, s:I, s:i, s:i, s:f, s:f, s:o}", "hardware_counters", pc != NULL, "pin_cpu", c.pin,
                            "seed", (json_int_t)c.seed, "pool", c.pool, "batches", c.batches, "batch_ms", c.batch_ms,
                            "warmup_ms", c.warmup_ms, "method_options", meta_method_options(&c));
+    if (sh.n > 1) json_object_set_new(extra_meta, "shard", json_sprintf("%d/%d", sh.k, sh.n));
     char *cl = meta_cmdline(cli_argc, cli_argv);
     int mrc = meta_write(dir, cl, extra_meta);
     free(cl);
@@ -196,6 +232,7 @@ int cmd_sweep(int argc, char **argv)
         rbd_model *m = NULL;
         for (int i = 0; i < ntg && !cli_interrupted; i++, done_n++) {
             const char *key[3] = { tg[i].name, tg[i].kind, bm[j].spec };
+            if (!shard_owns(&sh, (long)j * ntg + i)) continue;
             if (csvlog_find(&log, key) >= 0) { skipped++; continue; }
             if (!m && model_from_spec(bm[j].spec, &m)) { progress_end(&pg); cli_lib_error("sweep", 0); goto done; }
             char label[600];
@@ -214,14 +251,19 @@ int cmd_sweep(int argc, char **argv)
             char buf[TIMINGS_NCOLS][64];
             const char *f[TIMINGS_NCOLS];
             timing_row_to_fields(&row, buf, f);
-            if (csvlog_append(&log, f)) { progress_end(&pg); cli_lib_error("sweep", 0); rbd_model_free(m); goto done; }
+            if (csvlog_append(&log, f) || append_samples(&slog, &row)) {
+                progress_end(&pg);
+                cli_lib_error("sweep", 0);
+                rbd_model_free(m);
+                goto done;
+            }
             measured++;
         }
         rbd_model_free(m);
     }
     progress_update(&pg, done_n, "");
     progress_end(&pg);
-    if (!cli_interrupted && c.nxo && (status = run_crossovers(&c, dir)) != EXIT_OK) goto done;
+    if (!cli_interrupted && c.nxo && (status = run_crossovers(&c, dir, &sh, (long)ntg * nbm)) != EXIT_OK) goto done;
     if (!cli_interrupted && accuracy_wanted(&c) && accuracy_sweep("sweep", &c, dir) == EXIT_FAIL) {
         status = EXIT_FAIL;
         goto done;
@@ -241,6 +283,7 @@ done:
     json_decref(extra_meta);
     perfctr_close(pc);
     csvlog_close(&log);
+    csvlog_close(&slog);
     free(dir);
     free(tg);
     free(bm);

@@ -7,13 +7,17 @@
 #include <string.h>
 #include "bench.h"
 #include "cli.h"
+#include "roofline.h"
 
 static const char help[] =
     "Usage: rbdiff time --N LIST [--bf LIST] [--methods LIST] [--baseline NAME] [options]\n\n"
     "Times every applicable registered method (and the base algorithms) on\n"
     "autotree:N=..,bf=.. for each bf and N, and prints median and min ns per\n"
     "call, the inter-quartile range, and the ratio of each median to the\n"
-    "baseline's (default idsva for ID methods, fdsva for FD methods).\n"
+    "baseline's (default idsva for ID methods, fdsva for FD methods).  Where\n"
+    "flops per call are known (harness/flops.h: counted from the algorithm),\n"
+    "the achieved GFLOP/s and its fraction of what OpenBLAS dgemm (n = nv)\n"
+    "reaches in the same run.\n"
     "Nothing is written to disk; `rbdiff sweep` records results.\n\n"
     "  --N LIST         e.g. 10,50,100 or 10:10:100 (A:STEP:B)\n"
     "  --bf LIST        branching factors (default 1)\n"
@@ -27,6 +31,8 @@ static const char help[] =
     "  --minv KIND      M^-1 of the FD methods: analytic (default), ltdl, lapack\n"
     "  --fdsva-crossover N  fdsva: DMM below N dofs, AZA at and above (0: built-in)\n"
     "  --counters no    skip hardware counters\n"
+    "  --roofline       also time OpenBLAS dgemm (n = nv) when --methods leaves it out\n"
+    "                   (it is part of the default list)\n"
     "  -h, --help\n";
 
 static const timing_row *find(const timing_row *rows, int n, const char *method, const char *model)
@@ -38,8 +44,10 @@ static const timing_row *find(const timing_row *rows, int n, const char *method,
 
 int cmd_time(int argc, char **argv)
 {
-    static const struct option extra[] = { { "baseline", required_argument, 0, 'B' }, { "help", no_argument, 0, 'h' } };
-    struct option *opts = sweep_options(extra, 2);
+    static const struct option extra[] = { { "baseline", required_argument, 0, 'B' }, { "help", no_argument, 0, 'h' },
+                                           { "roofline", no_argument, 0, 'R' } };
+    struct option *opts = sweep_options(extra, 3);
+    int roofline = 0;
     if (!opts) return cli_error("time", EXIT_FAIL, "out of memory");
     sweep_config c;
     sweep_config_init(&c);
@@ -55,6 +63,7 @@ int cmd_time(int argc, char **argv)
     while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         if (ch == 'h') { fputs(help, stdout); status = EXIT_OK; goto done; }
         if (ch == 'B') { baseline = optarg; continue; }
+        if (ch == 'R') { roofline = 1; continue; }
         if (ch >= SWEEP_OPT_BASE) {
             if (sweep_config_flag(&c, ch - SWEEP_OPT_BASE, optarg)) { cli_lib_error("time", 0); goto done; }
             continue;
@@ -70,6 +79,16 @@ int cmd_time(int argc, char **argv)
         if (cli_find_target("time", baseline, &t)) goto done;
     }
     if (bench_targets(&c, &tg, &ntg) || bench_models(&c, &bm, &nbm)) { cli_lib_error("time", 0); goto done; }
+    if (roofline) {
+        int have = 0;
+        for (int i = 0; i < ntg; i++) have |= tg[i].dgemm;
+        if (!have) {   /* bench_targets leaves room for it */
+            memset(&tg[ntg], 0, sizeof tg[ntg]);
+            tg[ntg].name = ROOFLINE_NAME;
+            tg[ntg].kind = ROOFLINE_KIND;
+            tg[ntg++].dgemm = 1;
+        }
+    }
     status = EXIT_FAIL;
     if (bench_setup("time", &c)) goto done;
     pc = bench_counters("time", c.counters);
@@ -81,8 +100,8 @@ int cmd_time(int argc, char **argv)
     for (int j = 0; j < nbm && !cli_interrupted; j++) {
         rbd_model *m;
         if (cli_model("time", bm[j].spec, &m)) goto done;
-        printf("\n%s  (nv = %d)\n%-14s %-4s %12s %12s %10s %8s %12s\n", bm[j].spec, m->nv, "method", "kind",
-               "median_ns", "min_ns", "iqr_%", "ratio", "instr/call");
+        printf("\n%s  (nv = %d)\n%-14s %-4s %12s %12s %7s %8s %12s %11s %7s %7s\n", bm[j].spec, m->nv, "method",
+               "kind", "median_ns", "min_ns", "iqr_%", "ratio", "instr/call", "flops/call", "GFLOP/s", "%dgemm");
         for (int i = 0; i < ntg && !cli_interrupted; i++) {
             int rc = bench_measure(&tg[i], m, &bm[j], &c, pc, &cli_interrupted, &rows[nrows]);
             if (rc == 1) break;
@@ -96,17 +115,26 @@ int cmd_time(int argc, char **argv)
             if (strcmp(r->model, bm[j].spec)) continue;
             const char *bn = !strcmp(r->kind, "ID") ? idb : !strcmp(r->kind, "FD") ? fdb : baseline;
             const timing_row *b = bn ? find(rows, nrows, bn, r->model) : NULL;
-            char ratio[32] = "-", ins[32] = "-";
+            const timing_row *roof = find(rows, nrows, ROOFLINE_NAME, r->model);
+            char ratio[32] = "-", ins[32] = "-", fl[32] = "-", gf[32] = "-", frac[32] = "-";
             if (b) snprintf(ratio, sizeof ratio, "%.3f", r->median_ns / b->median_ns);
             if (isfinite(r->instructions)) snprintf(ins, sizeof ins, "%.0f", r->instructions);
-            printf("%-14s %-4s %12.1f %12.1f %10.1f %8s %12s\n", r->method, r->kind, r->median_ns, r->min_ns,
-                   100 * r->iqr_ns / r->median_ns, ratio, ins);
+            if (isfinite(r->flops)) {
+                snprintf(fl, sizeof fl, "%.4g", r->flops);
+                snprintf(gf, sizeof gf, "%.2f", r->flops / r->median_ns);
+                if (roof && isfinite(roof->flops))
+                    snprintf(frac, sizeof frac, "%.1f", 100 * (r->flops / r->median_ns) / (roof->flops / roof->median_ns));
+            }
+            printf("%-14s %-4s %12.1f %12.1f %7.1f %8s %12s %11s %7s %7s\n", r->method, r->kind, r->median_ns,
+                   r->min_ns, 100 * r->iqr_ns / r->median_ns, ratio, ins, fl, gf, frac);
         }
         fflush(stdout);
         rbd_model_free(m);
     }
     if (idb) printf("\nratio = median / median of %s on the same model (%s rows)\n", idb, baseline ? "all" : "ID");
     if (fdb && !baseline) printf("ratio = median / median of %s on the same model (FD rows)\n", fdb);
+    printf("GFLOP/s = analytic flops per call (harness/flops.h) / median; %%dgemm = that rate over dgemm's\n"
+           "(n = nv, 2 n^3 flops) in this run\n");
     status = cli_interrupted ? cli_error("time", EXIT_INTERRUPTED, "interrupted") : EXIT_OK;
 done:
     perfctr_close(pc);

@@ -101,12 +101,22 @@ static void free_fields(char **fields, int n)
 
 /* Parses the whole file; *partial is the number of a last line that has no
  * newline (0 if none). */
-static int load(csvlog *t, FILE *f, int *partial)
+/* Reading (not appending), a file may lack trailing optional columns that a
+ * later version added: its rows are padded with empty fields. */
+static int short_ok(const csvlog *t, int n, int write)
+{
+    if (write || n < t->nkey || n >= t->ncols) return 0;
+    for (int c = n; c < t->ncols; c++)
+        if (t->cols[c].type != CSV_OPTNUM) return 0;
+    return 1;
+}
+
+static int load(csvlog *t, FILE *f, int *partial, int write)
 {
     char *buf = NULL;
     size_t cap = 0;
     ssize_t len;
-    int line = 0, rc = RBD_OK;
+    int line = 0, rc = RBD_OK, nfile = t->ncols;
     *partial = 0;
     while ((len = getline(&buf, &cap, f)) > 0) {
         line++;
@@ -119,6 +129,12 @@ static int load(csvlog *t, FILE *f, int *partial)
         int n = csv_split(buf, fields, t->ncols + 1);
         if (n == RBD_ENOMEM) { free(fields); rc = rbd_fail(RBD_ENOMEM, "out of memory"); break; }
         if (n < 0) { free(fields); rc = rbd_fail(RBD_EPARSE, "%s:%d: malformed quoting", t->path, line); break; }
+        if (line == 1 && short_ok(t, n, write)) nfile = n;
+        if (n == nfile && n < t->ncols) {
+            for (; n < t->ncols; n++)
+                if (!(fields[n] = strdup(""))) break;
+            if (n < t->ncols) { free_fields(fields, n); rc = rbd_fail(RBD_ENOMEM, "out of memory"); break; }
+        }
         if (n != t->ncols) {
             free_fields(fields, n);
             rc = rbd_fail(RBD_EPARSE, "%s:%d: %d fields, expected %d (%s ... %s)", t->path, line, n, t->ncols,
@@ -126,7 +142,7 @@ static int load(csvlog *t, FILE *f, int *partial)
             break;
         }
         if (line == 1) {
-            for (int c = 0; c < n && !rc; c++)
+            for (int c = 0; c < nfile && !rc; c++)
                 if (strcmp(fields[c], t->cols[c].name))
                     rc = rbd_fail(RBD_EPARSE, "%s:1: header column %d is '%s', expected '%s'", t->path, c + 1,
                                   fields[c], t->cols[c].name);
@@ -155,7 +171,7 @@ static int open_common(csvlog *t, const char *path, const csv_col *cols, int nco
     if (!f) return rbd_fail(RBD_EIO, "%s: cannot open: %s", path, strerror(errno));
     rewind(f);
     int partial;
-    int rc = load(t, f, &partial);
+    int rc = load(t, f, &partial, write);
     if (!rc && partial && write) {
         /* Keep every complete line; the cut one is dropped and re-measured. */
         long keep = 0;

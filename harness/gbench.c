@@ -2,7 +2,8 @@
  * Google Benchmark's JSON format (benchmark/docs/user_guide.md, "Output
  * Formats"), so its compare.py and other tools read rbdiff runs: a "context"
  * object and a "benchmarks" array with, per measurement, one "iteration"
- * entry (real_time = median ns per call, iterations = calls per batch,
+ * entry per timed batch (real_time = its ns per call; the median when the
+ * batches are not known; iterations = calls per batch,
  * repetitions = batches, user counters instructions/cycles) followed by
  * "aggregate" entries median, min, q1 and q3.  Reading accepts any
  * Google Benchmark output: aggregates when present, else the repetitions.
@@ -53,6 +54,8 @@ static json_t *entry(const char *name, const char *run_type, const char *agg, co
     json_object_set_new(e, "time_unit", json_string("ns"));
     if (isfinite(r->instructions)) json_object_set_new(e, "instructions", json_real(r->instructions));
     if (isfinite(r->cycles)) json_object_set_new(e, "cycles", json_real(r->cycles));
+    if (isfinite(r->fp_ops)) json_object_set_new(e, "fp_ops", json_real(r->fp_ops));
+    if (isfinite(r->flops)) json_object_set_new(e, "flops", json_real(r->flops));
     return e;
 }
 
@@ -65,10 +68,17 @@ int gbench_write(const char *path, const timing_row *rows, int n, const char *cm
         const timing_row *r = &rows[k];
         char name[700], agg[720];
         timing_row_name(r, name, sizeof name);
-        json_t *it = entry(name, "iteration", NULL, r, r->median_ns, r->calls_per_batch);
-        json_object_set_new(it, "family_index", json_integer(k));
-        json_object_set_new(it, "per_family_instance_index", json_integer(0));
-        json_array_append_new(list, it);
+        /* one iteration entry per timed batch when its samples are known
+         * (repetitions, so a reader can rank-test them), else the median */
+        int nit = r->nsamples > 0 ? r->nsamples : 1;
+        for (int b = 0; b < nit; b++) {
+            json_t *it = entry(name, "iteration", NULL, r, r->nsamples ? r->samples[b] : r->median_ns,
+                               r->calls_per_batch);
+            json_object_set_new(it, "repetition_index", json_integer(b));
+            json_object_set_new(it, "family_index", json_integer(k));
+            json_object_set_new(it, "per_family_instance_index", json_integer(0));
+            json_array_append_new(list, it);
+        }
         static const char *an[] = { "median", "min", "q1", "q3" };
         double av[] = { r->median_ns, r->min_ns, r->q1_ns, r->q3_ns };
         for (int a = 0; a < 4; a++) {
@@ -139,13 +149,16 @@ int gbench_read(const char *path, timing_row **rows, int *n)
             if ((rc = timing_row_parse_name(name, &a[na].row))) break;
             snprintf(a[na].name, sizeof a[na].name, "%s", name);
             strcpy(a[na].row.kind, "?");
-            a[na].row.instructions = a[na].row.cycles = NAN;
+            a[na].row.instructions = a[na].row.cycles = a[na].row.fp_ops = a[na].row.flops = NAN;
             na++;
         }
         acc *x = &a[j];
         json_t *ins = json_object_get(e, "instructions"), *cyc = json_object_get(e, "cycles");
         if (json_is_number(ins)) x->row.instructions = json_number_value(ins);
         if (json_is_number(cyc)) x->row.cycles = json_number_value(cyc);
+        json_t *fpo = json_object_get(e, "fp_ops"), *fl = json_object_get(e, "flops");
+        if (json_is_number(fpo)) x->row.fp_ops = json_number_value(fpo);
+        if (json_is_number(fl)) x->row.flops = json_number_value(fl);
         if (type && !strcmp(type, "aggregate")) {
             const char *ag = json_string_value(json_object_get(e, "aggregate_name"));
             if (!ag) continue;
@@ -175,6 +188,8 @@ int gbench_read(const char *path, timing_row **rows, int *n)
             if (!stats_compute(x->samples, x->ns, scratch, &st)) {
                 if (!x->have_median) x->row.median_ns = st.median;
                 if (!x->have_min) x->row.min_ns = st.min;
+            x->row.nsamples = x->ns < RBD_MAX_SAMPLES ? x->ns : RBD_MAX_SAMPLES;
+            memcpy(x->row.samples, x->samples, sizeof(double) * (size_t)x->row.nsamples);
                 if (!x->have_q1) x->row.q1_ns = x->ns > 1 ? st.q1 : x->row.median_ns;
                 if (!x->have_q3) x->row.q3_ns = x->ns > 1 ? st.q3 : x->row.median_ns;
             }

@@ -16,6 +16,8 @@ static const cli_command commands[] = {
     { "plot", "render the figures of a results directory", cmd_plot },
     { "compare", "compare two runs, fail on a regression", cmd_compare },
     { "anchors", "a run against the stored Pinocchio timings and machine floors", cmd_anchors },
+    { "merge", "join the results of sweep shards into one set", cmd_merge },
+    { "run", "evaluate a method C times, untimed (for valgrind, perf)", cmd_run },
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -43,6 +43,46 @@ static void cell(FILE *f, const timing_row *r)
     else fputs(" - |", f);
 }
 
+static void opt_cell(FILE *f, const char *fmt, double x)
+{
+    if (isfinite(x)) fprintf(f, fmt, x);
+    else fputs(" - |", f);
+}
+
+/* Counters and the achieved arithmetic rate (issue 8), one line per row
+ * that has any: GFLOP/s = analytic flops / median, % of the dgemm row of
+ * the same model (the roofline timed in the same run). */
+static void write_rates(FILE *f, const timing_row *rows, int n)
+{
+    int any = 0;
+    for (int k = 0; k < n && !any; k++)
+        any = isfinite(rows[k].instructions) || isfinite(rows[k].flops) || isfinite(rows[k].fp_ops);
+    if (!any) return;
+    fputs("\n## Counters and arithmetic rate\n\n"
+          "Per call: instructions, cycles and FP operations from the PMU (medians over the batches; '-' where "
+          "the kernel gave none), flops counted from the algorithm (harness/flops.c), GFLOP/s = flops / median, "
+          "and that rate as % of OpenBLAS dgemm (n = nv) timed in the same run.\n\n"
+          "| method | model | median us | instructions | cycles | FP ops | flops | GFLOP/s | % dgemm |\n"
+          "|---|---|---:|---:|---:|---:|---:|---:|---:|\n", f);
+    for (int k = 0; k < n; k++) {
+        const timing_row *r = &rows[k];
+        if (!isfinite(r->instructions) && !isfinite(r->flops) && !isfinite(r->fp_ops)) continue;
+        const timing_row *roof = NULL;
+        for (int j = 0; j < n && !roof; j++)
+            if (!strcmp(rows[j].method, "dgemm") && !strcmp(rows[j].model, r->model)) roof = &rows[j];
+        double rate = r->flops / r->median_ns;
+        double frac = roof && isfinite(roof->flops) ? 100 * rate / (roof->flops / roof->median_ns) : NAN;
+        fprintf(f, "| %s | %s | %.4g |", r->method, r->model, r->median_ns / 1e3);
+        opt_cell(f, " %.4g |", r->instructions);
+        opt_cell(f, " %.4g |", r->cycles);
+        opt_cell(f, " %.4g |", r->fp_ops);
+        opt_cell(f, " %.4g |", r->flops);
+        opt_cell(f, " %.3g |", rate);
+        opt_cell(f, " %.3g |", frac);
+        fputc('\n', f);
+    }
+}
+
 static int write_tables(FILE *f, void *p)
 {
     const tables_ctx *c = p;
@@ -122,6 +162,7 @@ static int write_tables(FILE *f, void *p)
         accuracy_summary(f, &acc);
         csvlog_close(&acc);
     }
+    write_rates(f, c->rows, c->n);
     return RBD_OK;
 }
 

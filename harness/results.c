@@ -14,7 +14,16 @@ const csv_col timings_cols[TIMINGS_NCOLS] = {
     { "method", CSV_STR }, { "kind", CSV_STR }, { "model", CSV_STR }, { "bf", CSV_OPTNUM }, { "N", CSV_INT },
     { "nv", CSV_INT }, { "median_ns", CSV_NUM }, { "min_ns", CSV_NUM }, { "q1_ns", CSV_NUM }, { "q3_ns", CSV_NUM },
     { "iqr_ns", CSV_NUM }, { "batches", CSV_INT }, { "calls_per_batch", CSV_INT }, { "instructions", CSV_OPTNUM },
-    { "cycles", CSV_OPTNUM }, { "nq", CSV_INT },
+    { "cycles", CSV_OPTNUM }, { "nq", CSV_OPTNUM }, { "fp_ops", CSV_OPTNUM }, { "flops", CSV_OPTNUM },
+};
+
+const csv_col samples_cols[SAMPLES_NCOLS] = {
+    { "method", CSV_STR }, { "kind", CSV_STR }, { "model", CSV_STR }, { "batch", CSV_INT }, { "ns", CSV_NUM },
+};
+
+const csv_col instructions_cols[INSTRUCTIONS_NCOLS] = {
+    { "method", CSV_STR }, { "model", CSV_STR }, { "bf", CSV_OPTNUM }, { "N", CSV_INT }, { "calls_lo", CSV_INT },
+    { "calls_hi", CSV_INT }, { "instructions", CSV_NUM }, { "tool", CSV_STR },
 };
 
 /* Written by the accuracy audit: errors of one output of one method on one
@@ -83,6 +92,8 @@ int timing_row_from_fields(char *const *f, timing_row *r)
     r->instructions = num_or_nan(f[13]);
     r->cycles = num_or_nan(f[14]);
     r->nq = atoi(f[15]);
+    r->fp_ops = num_or_nan(f[16]);
+    r->flops = num_or_nan(f[17]);
     return RBD_OK;
 }
 
@@ -106,6 +117,55 @@ void timing_row_to_fields(const timing_row *r, char buf[TIMINGS_NCOLS][64], cons
     if (isfinite(r->instructions)) snprintf(buf[13], 64, "%.6g", r->instructions);
     if (isfinite(r->cycles)) snprintf(buf[14], 64, "%.6g", r->cycles);
     snprintf(buf[15], 64, "%d", r->nq > 0 ? r->nq : r->nv);
+    if (isfinite(r->fp_ops)) snprintf(buf[16], 64, "%.6g", r->fp_ops);
+    if (isfinite(r->flops)) snprintf(buf[17], 64, "%.10g", r->flops);
+}
+
+void sample_fields(const timing_row *r, int b, char buf[SAMPLES_NCOLS][64], const char *f[SAMPLES_NCOLS])
+{
+    f[0] = r->method;
+    f[1] = r->kind;
+    f[2] = r->model;
+    snprintf(buf[3], 64, "%d", b);
+    snprintf(buf[4], 64, "%.6g", r->samples[b]);
+    f[3] = buf[3];
+    f[4] = buf[4];
+}
+
+int timing_rows_attach(const char *dir, timing_row *rows, int n)
+{
+    char *p = results_path(dir, SAMPLES_CSV);
+    if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
+    csvlog t;
+    int rc = RBD_OK;
+    if (access(p, F_OK) == 0 && !(rc = csvlog_read(&t, p, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY))) {
+        for (int k = 0; k < t.nrows; k++) {
+            char **f = t.rows[k];
+            int b = atoi(f[3]);
+            if (b < 0 || b >= RBD_MAX_SAMPLES) continue;
+            for (int j = 0; j < n; j++) {
+                timing_row *r = &rows[j];
+                if (strcmp(r->method, f[0]) || strcmp(r->kind, f[1]) || strcmp(r->model, f[2])) continue;
+                r->samples[b] = strtod(f[4], NULL);
+                if (b >= r->nsamples) r->nsamples = b + 1;
+            }
+        }
+        csvlog_close(&t);
+    }
+    free(p);
+    if (rc) return rc;
+    p = results_path(dir, INSTRUCTIONS_CSV);
+    if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
+    if (access(p, F_OK) == 0 && !(rc = csvlog_read(&t, p, instructions_cols, INSTRUCTIONS_NCOLS, INSTRUCTIONS_NKEY))) {
+        for (int k = 0; k < t.nrows; k++)
+            for (int j = 0; j < n; j++)
+                if (!strcmp(rows[j].method, t.rows[k][0]) && !strcmp(rows[j].model, t.rows[k][1]) &&
+                    !isfinite(rows[j].instructions))
+                    rows[j].instructions = strtod(t.rows[k][6], NULL);
+        csvlog_close(&t);
+    }
+    free(p);
+    return rc;
 }
 
 /* skew and taper of an autotree spec (defaults 0 and 1). */
@@ -159,6 +219,27 @@ int timing_row_parse_name(const char *name, timing_row *r)
 
 static int load_csv(const char *path, timing_row **rows, int *n)
 {
+    /* instructions.csv on its own (scripts/instructions) is a run too:
+     * one row per method x model with instruction counts and no times */
+    csvlog t0;
+    if (!csvlog_read(&t0, path, instructions_cols, INSTRUCTIONS_NCOLS, INSTRUCTIONS_NKEY)) {
+        *rows = calloc((size_t)t0.nrows + 1, sizeof **rows);
+        if (!*rows) { csvlog_close(&t0); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+        for (int k = 0; k < t0.nrows; k++) {
+            timing_row *r = &(*rows)[k];
+            snprintf(r->method, sizeof r->method, "%s", t0.rows[k][0]);
+            snprintf(r->model, sizeof r->model, "%s", t0.rows[k][1]);
+            strcpy(r->kind, "?");
+            r->bf = num_or_nan(t0.rows[k][2]);
+            r->N = atoi(t0.rows[k][3]);
+            r->median_ns = r->min_ns = r->q1_ns = r->q3_ns = NAN;
+            r->instructions = strtod(t0.rows[k][6], NULL);
+            r->cycles = r->fp_ops = r->flops = NAN;
+        }
+        *n = t0.nrows;
+        csvlog_close(&t0);
+        return RBD_OK;
+    }
     csvlog t;
     int rc = csvlog_read(&t, path, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY);
     if (rc) return rc;
@@ -180,8 +261,15 @@ int timing_rows_load(const char *path, timing_row **rows, int *n)
     if (S_ISDIR(st.st_mode)) {
         char *p = results_path(path, TIMINGS_CSV);
         if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
+        if (access(p, F_OK) != 0) {   /* a directory of instruction counts alone */
+            char *ip = results_path(path, INSTRUCTIONS_CSV);
+            if (ip && access(ip, F_OK) == 0) { free(p); p = ip; }
+            else free(ip);
+        }
         int rc = load_csv(p, rows, n);
         free(p);
+        if (!rc) rc = timing_rows_attach(path, *rows, *n);
+        if (rc) { free(*rows); *rows = NULL; *n = 0; }
         return rc;
     }
     size_t len = strlen(path);

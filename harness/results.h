@@ -2,6 +2,8 @@
  * A results directory (one per run, results/<date>-<name> by default):
  *
  *   timings.csv     one row per method x model (N, bf): ns per call
+ *   samples.csv     ns per call of every timed batch of each timings row
+ *                   (the rank test of `compare`)
  *   accuracy.csv    one row per method x model: errors against the reference
  *   crossover.csv   one row per crossover search
  *   meta.json       how the numbers were made (meta.c)
@@ -19,13 +21,27 @@
 #define TIMINGS_CSV "timings.csv"
 #define ACCURACY_CSV "accuracy.csv"
 #define CROSSOVER_CSV "crossover.csv"
+#define SAMPLES_CSV "samples.csv"
+#define INSTRUCTIONS_CSV "instructions.csv"
 
-enum { TIMINGS_NCOLS = 16, TIMINGS_NKEY = 3 };
+/* nq came with the robots, fp_ops and flops later: files without the last
+ * two still read (csvlog_read pads trailing optional columns). */
+enum { TIMINGS_NCOLS = 18, TIMINGS_NKEY = 3 };
 extern const csv_col timings_cols[TIMINGS_NCOLS];
 enum { ACCURACY_NCOLS = 11, ACCURACY_NKEY = 4 };
 extern const csv_col accuracy_cols[ACCURACY_NCOLS];
 enum { CROSSOVER_NCOLS = 11, CROSSOVER_NKEY = 4 };
 extern const csv_col crossover_cols[CROSSOVER_NCOLS];
+/* samples.csv: method, kind, model, batch, ns (per call in that batch). */
+enum { SAMPLES_NCOLS = 5, SAMPLES_NKEY = 4 };
+extern const csv_col samples_cols[SAMPLES_NCOLS];
+/* instructions.csv (scripts/instructions, valgrind): method, model, bf, N,
+ * calls_lo, calls_hi, instructions (per call), tool. */
+enum { INSTRUCTIONS_NCOLS = 8, INSTRUCTIONS_NKEY = 2 };
+extern const csv_col instructions_cols[INSTRUCTIONS_NCOLS];
+
+/* Batches whose samples a row keeps (samples.csv, compare's rank test). */
+enum { RBD_MAX_SAMPLES = 64 };
 
 /* One timings.csv row. */
 typedef struct {
@@ -40,6 +56,10 @@ typedef struct {
     long calls_per_batch;
     double instructions, cycles;    /* per call; NAN when not measured */
     int nq;                 /* configuration size (robots: nq > nv with quaternions) */
+    double fp_ops;                  /* PMU floating-point operations per call; NAN if none */
+    double flops;                   /* analytic flops per call (flops.h); NAN if no formula */
+    int nsamples;                   /* ns per call of each batch (0: not known) */
+    double samples[RBD_MAX_SAMPLES];
 } timing_row;
 
 /* Creates dir (and parents) and proves it writable; errors name the path. */
@@ -54,6 +74,12 @@ void timing_row_to_fields(const timing_row *r, char buf[TIMINGS_NCOLS][64], cons
 /* Reads timings from a results directory, a timings.csv or a Google
  * Benchmark JSON file; *rows is malloc'ed. */
 int timing_rows_load(const char *path, timing_row **rows, int *n);
+/* Adds the per-batch samples of dir/samples.csv (if present) to rows whose
+ * method, kind and model match, and instruction counts of
+ * dir/instructions.csv to rows that have none. */
+int timing_rows_attach(const char *dir, timing_row *rows, int n);
+/* The samples.csv fields of batch b of row r. */
+void sample_fields(const timing_row *r, int b, char buf[SAMPLES_NCOLS][64], const char *f[SAMPLES_NCOLS]);
 
 /* "method/bf:B/N:N" for autoTree rows (plus /skew:S/taper:T when not the
  * defaults), "method/model:SPEC" otherwise: the Google Benchmark name. */

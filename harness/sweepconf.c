@@ -73,11 +73,12 @@ void valid_method_names(char *buf, size_t len)
     for (int k = 0; rbd_base_algos[k].name; k++)
         used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? ", " : "",
                                  rbd_base_algos[k].name);
+    snprintf(buf + used, used < len ? len - used : 0, "%sdgemm", used ? ", " : "");
 }
 
 int known_method_name(const char *name)
 {
-    return rbd_method_find(name) || rbd_base_algo_find(name);
+    return rbd_method_find(name) || rbd_base_algo_find(name) || !strcmp(name, "dgemm");
 }
 
 /* Next token of a comma/space separated list into tok; returns 0 at end. */

@@ -41,7 +41,7 @@ static double run_batch(const rbd_timeable *t, long calls, int *k, int *err)
 int timing_measure(const rbd_timeable *t, const timing_opts *o, timing_result *r)
 {
     memset(r, 0, sizeof *r);
-    r->instructions = r->cycles = NAN;
+    r->instructions = r->cycles = r->fp_ops = NAN;
     if (o->batches < 1 || !(o->batch_ns > 0))
         return rbd_fail(RBD_EINVAL, "timing: need batches >= 1 and a positive batch time");
     int k = 0, err = 0;
@@ -67,18 +67,24 @@ int timing_measure(const rbd_timeable *t, const timing_opts *o, timing_result *r
         calls = (long)ceil((double)calls * grow);
     }
     int K = o->batches;
-    double *s = malloc(sizeof(double) * 4 * (size_t)K);
+    double *s = malloc(sizeof(double) * 5 * (size_t)K);
     if (!s) return rbd_fail(RBD_ENOMEM, "out of memory");
-    double *ins = s + K, *cyc = s + 2 * K, *scratch = s + 3 * K;
-    int have_ctr = o->pc != NULL;
+    double *ins = s + K, *cyc = s + 2 * K, *fp = s + 3 * K, *scratch = s + 4 * K;
+    int have_ctr = o->pc != NULL, have_fp = perfctr_has_fp(o->pc);
     for (int b = 0; b < K; b++) {
         if (o->stop && *o->stop) { free(s); return 1; }
         if (o->pc) perfctr_start(o->pc);
         double ns = run_batch(t, calls, &k, &err);
         if (o->pc) {
-            double i_, c_;
-            if (perfctr_stop(o->pc, &i_, &c_) == 0) { ins[b] = i_ / (double)calls; cyc[b] = c_ / (double)calls; }
-            else have_ctr = 0;
+            double i_, c_, f_;
+            if (perfctr_stop(o->pc, &i_, &c_, &f_) == 0) {
+                ins[b] = i_ / (double)calls;
+                cyc[b] = c_ / (double)calls;
+                fp[b] = f_ / (double)calls;
+                if (!isfinite(f_)) have_fp = 0;
+            } else {
+                have_ctr = have_fp = 0;
+            }
         }
         if (ns < 0) { free(s); return err; }
         s[b] = ns / (double)calls;
@@ -88,7 +94,10 @@ int timing_measure(const rbd_timeable *t, const timing_opts *o, timing_result *r
         rbd_stats st;
         if (!stats_compute(ins, K, scratch, &st)) r->instructions = st.median;
         if (!stats_compute(cyc, K, scratch, &st)) r->cycles = st.median;
+        if (have_fp && !stats_compute(fp, K, scratch, &st)) r->fp_ops = st.median;
     }
+    r->nsamples = K < TIMING_MAX_SAMPLES ? K : TIMING_MAX_SAMPLES;
+    memcpy(r->samples, s, sizeof(double) * (size_t)r->nsamples);
     r->batches = K;
     r->calls_per_batch = calls;
     free(s);

@@ -21,12 +21,17 @@ typedef struct {
     volatile sig_atomic_t *stop;   /* optional: set by SIGINT; ends the measurement  */
 } timing_opts;
 
+enum { TIMING_MAX_SAMPLES = 64 };
+
 typedef struct {
     rbd_stats ns;           /* ns per call over the K batches                        */
     int batches;
     long calls_per_batch;
     double instructions;    /* per call, median over batches; NAN without counters   */
     double cycles;
+    double fp_ops;          /* per call (PMU FP events); NAN without them            */
+    int nsamples;           /* min(batches, TIMING_MAX_SAMPLES)                      */
+    double samples[TIMING_MAX_SAMPLES];  /* ns per call of each batch, in order     */
 } timing_result;
 
 void timing_opts_default(timing_opts *o);

@@ -66,26 +66,28 @@ static void test_compare_verdicts(void **s)
 {
     (void)s;
     cmp_result c;
+    cmp_opts o;
+    cmp_opts_default(&o);
     timing_row base = row(95, 100, 105);
     timing_row same = row(100, 108, 112);       /* overlapping IQRs: noise even at +8% */
-    compare_rows(&base, &same, 0.10, &c);
+    compare_rows(&base, &same, &o, &c);
     assert_int_equal(c.verdict, CMP_SAME);
     assert_false(c.regression);
     timing_row slow5 = row(106, 106, 107);      /* disjoint, +6%: slower, under threshold */
-    compare_rows(&base, &slow5, 0.10, &c);
+    compare_rows(&base, &slow5, &o, &c);
     assert_int_equal(c.verdict, CMP_SLOWER);
     assert_false(c.regression);
     timing_row slow = row(118, 120, 125);       /* disjoint, +20%: regression */
-    compare_rows(&base, &slow, 0.10, &c);
+    compare_rows(&base, &slow, &o, &c);
     assert_int_equal(c.verdict, CMP_SLOWER);
     assert_true(c.regression);
     assert_true(fabs(c.ratio - 1.2) < 1e-12);
     timing_row wide = row(80, 130, 200);        /* +30% but its spread covers base: not called */
-    compare_rows(&base, &wide, 0.10, &c);
+    compare_rows(&base, &wide, &o, &c);
     assert_int_equal(c.verdict, CMP_SAME);
     assert_false(c.regression);
     timing_row fast = row(60, 62, 64);
-    compare_rows(&base, &fast, 0.10, &c);
+    compare_rows(&base, &fast, &o, &c);
     assert_int_equal(c.verdict, CMP_FASTER);
     assert_string_equal(cmp_verdict_name(c.verdict), "faster");
 }

@@ -165,7 +165,9 @@ static void test_base_rnea_row(void **s)
     assert_int_equal(bench_targets(&c, &tg, &n), 0);
     int nbase = 0;
     while (rbd_base_algos[nbase].name) nbase++;
-    assert_int_equal(n, rbd_method_count() + nbase);  /* every method, then the base algorithms */
+    assert_int_equal(n, rbd_method_count() + nbase + 1);  /* every method, the base algorithms, dgemm */
+    assert_string_equal(tg[n - 1].name, "dgemm");
+    assert_string_equal(tg[n - 1].kind, "roof");
     int k = rbd_method_count();                       /* the first base algorithm is rnea */
     assert_string_equal(tg[k].name, "rnea");
     bench_model bm = { "autotree:N=4,bf=1,skew=0,taper=1", 1 };

@@ -1,0 +1,43 @@
+/* rbdiff merge OUT DIR...: joins the results of sweep shards (shard.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "cli.h"
+#include "meta.h"
+#include "shard.h"
+
+static const char help[] =
+    "Usage: rbdiff merge [--force] OUT DIR1 [DIR2 ...]\n\n"
+    "Joins results directories (the shards of `rbdiff sweep --shard K/N`)\n"
+    "into the new directory OUT: timings.csv, samples.csv, crossover.csv,\n"
+    "accuracy.csv and instructions.csv rows are joined (a cell present twice\n"
+    "keeps its first row), meta.json lists every shard (build, shard, host,\n"
+    "invocations), tables.md and benchmarks.json are regenerated.  Every\n"
+    "file is written atomically.\n\n"
+    "  --force     merge results of different builds (meta.json build_id)\n"
+    "  -h, --help\n\n"
+    "Exit status: 0 merged, 1 failure (e.g. different builds), 2 usage.\n";
+
+int cmd_merge(int argc, char **argv)
+{
+    static const struct option opts[] = { { "force", no_argument, 0, 'f' }, { "help", no_argument, 0, 'h' },
+                                          { 0, 0, 0, 0 } };
+    int ch, force = 0;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, ":hf", opts, NULL)) != -1) {
+        if (ch == 'h') { fputs(help, stdout); return EXIT_OK; }
+        if (ch == 'f') force = 1;
+        else return cli_bad_option("merge", ch, argv);
+    }
+    if (argc - optind < 2) {
+        cli_error("merge", 0, "needs OUT and at least one results directory");
+        return cli_usage_error("merge");
+    }
+    char *cl = meta_cmdline(cli_argc, cli_argv);
+    int rc = merge_results(argv[optind], argv + optind + 1, argc - optind - 1, force, cl);
+    free(cl);
+    if (rc) return cli_lib_error("merge", EXIT_FAIL);
+    printf("%s\n", argv[optind]);
+    return EXIT_OK;
+}
