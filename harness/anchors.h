@@ -1,5 +1,5 @@
 /*
- * The stored peer figures (../shared/anchors/pinocchio-timings.md: Pinocchio
+ * The stored peer figures (tests/pinocchio/anchors/pinocchio-timings.md: Pinocchio
  * 3.7.0 on this machine kind) and the machine's floors (machine-limits.md),
  * read from their markdown tables, and the comparison of a run's timings
  * against them (issue 10's targets).  `rbdiff anchors` prints it.

@@ -23,7 +23,7 @@ static const char help[] =
     "fdsva-dmm and pin26-fd <-> fd_via_id, rnea, aba, minv <-> the same.  Prints a\n"
     "markdown table with the ratios, issue 10's targets and pass/FAIL, and writes\n"
     "it to RESULTS/vs-pinocchio.md (beside the file when RESULTS is a file).\n\n"
-    "  --anchors DIR  the anchors directory (default " RBD_SOURCE_DIR "/../shared/anchors)\n"
+    "  --anchors DIR  the anchors directory (default " RBD_SOURCE_DIR "/tests/pinocchio/anchors)\n"
     "  --table KEY    Pinocchio's build: clang-native (default, its best), gcc-native, gcc-plain\n"
     "  --stat S       our figure: median (default) or min ns per call (the min of the\n"
     "                 batches resists load from other processes on a shared machine)\n"
@@ -50,7 +50,7 @@ int cmd_anchors(int argc, char **argv)
     static const struct option opts[] = { { "anchors", required_argument, 0, 'a' }, { "table", required_argument, 0, 't' },
                                           { "no-write", no_argument, 0, 'n' }, { "stat", required_argument, 0, 's' }, { "check", no_argument, 0, 'c' },
                                           { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
-    const char *dir = RBD_SOURCE_DIR "/../shared/anchors", *key = "clang-native";
+    const char *dir = RBD_SOURCE_DIR "/tests/pinocchio/anchors", *key = "clang-native";
     int nowrite = 0, check = 0, use_min = 0, ch;
     optind = 1;
     opterr = 0;

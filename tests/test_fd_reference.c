@@ -1,7 +1,7 @@
 /*
  * FD derivatives against trusted values:
  *  - every registered FD method reproduces Pinocchio's qdd, dqdd_dq, dqdd_dv
- *    and dqdd_dtau (../shared/reference) entry by entry in the user's
+ *    and dqdd_dtau (tests/pinocchio/reference) entry by entry in the user's
  *    numbering, to 1e-9 of max|R| (fd-fd: 1e-6): the autoTree cases, and
  *    ur5, double_pendulum and hyq with a free-flyer when the URDF loader
  *    builds them;
@@ -90,17 +90,11 @@ static void test_autotree_N8_skew(void **s)
     assert_true(check_case("autotree_N8_bf1_skew0.6_taper0.9", "autotree:N=8,bf=1,skew=0.6,taper=0.9") >= 10);
 }
 
-/* URDF cases: skipped (not failed) only when the model cannot be built. */
+/* URDF cases: the robot files the project keeps in tests/models. */
 static void urdf_case(const char *name, const char *file, const char *suffix)
 {
     char spec[1100];
-    snprintf(spec, sizeof spec, "urdf:%s%s", tu_shared_path(2, file), suffix);
-    rbd_model *m = NULL;
-    if (rbd_model_from_spec(spec, NULL, &m)) {
-        printf("skipping %s: %s\n", name, rbd_last_error());
-        skip();
-    }
-    rbd_model_free(m);
+    snprintf(spec, sizeof spec, "urdf:%s/tests/%s%s", RBD_SOURCE_DIR, file, suffix);
     assert_true(check_case(name, spec) >= 10);
 }
 

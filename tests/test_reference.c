@@ -214,10 +214,9 @@ static void check_pinocchio(const char *name, const char *spec)
     snprintf(ex, sizeof ex, "reference/%s.expected", name);
     rbd_model *m = NULL;
     if (!strncmp(spec, "urdf:", 5)) {
-        /* URDF models come with the loader (issue 7); until it is in this build, skip */
-        snprintf(sp, sizeof sp, "urdf:%s", tu_shared_path(2, spec + 5));
+        /* the robot files the project keeps in tests/models */
+        snprintf(sp, sizeof sp, "urdf:%s/tests/%s", RBD_SOURCE_DIR, spec + 5);
         int rc = rbd_model_from_spec(sp, NULL, &m);
-        if (rc == RBD_ENOTSUP) { skip(); return; }
         if (rc) fail_msg("%s: %s", sp, rbd_last_error());
     } else {
         m = tu_model(spec);

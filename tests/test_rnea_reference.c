@@ -1,4 +1,4 @@
-/* RNEA against Pinocchio's tau for the autoTree cases in ../shared/reference. */
+/* RNEA against Pinocchio's tau for the autoTree cases in tests/pinocchio/reference. */
 #include <stdlib.h>
 #include "testutil.h"
 #include "dynamics.h"

@@ -1,5 +1,5 @@
 /*
- * URDF models against Pinocchio (../shared/reference): the joint order of the
+ * URDF models against Pinocchio (tests/pinocchio/reference): the joint order of the
  * state file's comment, RNEA's tau at (q, v, a), and M(q) assembled column by
  * column from RNEA (M e_j = tau(q, 0, e_j) - tau(q, 0, 0) with gravity off),
  * and dtau/dq, dtau/dv by complex step through the tangent-space integration

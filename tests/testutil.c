@@ -6,7 +6,7 @@
 const char *tu_shared_dir(void)
 {
     const char *env = getenv("RBD_SHARED_DIR");
-    return env ? env : RBD_SOURCE_DIR "/../shared";
+    return env && *env ? env : RBD_SOURCE_DIR "/tests/pinocchio";
 }
 
 const char *tu_shared_path(int slot, const char *rel)

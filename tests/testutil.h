@@ -9,9 +9,10 @@
 #include <cmocka.h>
 #include "rbd.h"
 
-/* ../shared relative to the source tree (the shared folder beside the repo). */
+/* The in-tree copy of the shared Pinocchio data (tests/pinocchio: reference/,
+ * anchors/); RBD_SHARED_DIR overrides. */
 const char *tu_shared_dir(void);
-/* Path under the shared folder, in a static buffer per call slot (0..3). */
+/* Path under that folder, in a static buffer per call slot (0..3). */
 const char *tu_shared_path(int slot, const char *rel);
 
 /* Builds a model or fails the test with the library's message. */
