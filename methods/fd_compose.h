@@ -32,12 +32,17 @@
  * options") and change it here or pass --fdsva-crossover. */
 #define RBD_FDSVA_CROSSOVER_DEFAULT 150
 
+/* Below this many dofs fdsva's DMM is the plain loop, not dgemm (whose call
+ * overhead dominates tiny products); fdsva-dmm always uses dgemm. */
+#define RBD_FDSVA_LOOP_BELOW 24
+
 typedef enum {
     RBD_COMBINE_DMM_BLAS,       /* cblas_dgemm                               */
     RBD_COMBINE_DMM_LOOP,       /* plain column-by-column loop               */
     RBD_COMBINE_DMM_SPARSE,     /* loop over the non-zero rows of dID/du only */
     RBD_COMBINE_AZA,            /* eq. (34) on blocks of columns             */
-    RBD_COMBINE_SWITCH          /* DMM (BLAS) below the crossover, else AZA  */
+    RBD_COMBINE_SWITCH          /* DMM (loop below RBD_FDSVA_LOOP_BELOW, else
+                                 * BLAS) below the crossover, else AZA       */
 } rbd_combine;
 
 typedef struct {
@@ -50,8 +55,15 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
 int rbd_fdc_eval(void *ws, const rbd_state *x, rbd_derivs *out);
 void rbd_fdc_fini(void *ws);
 
+/* M^-1 by the analytic inverse (minv_analytic.c) reusing the Xup, IA, U and
+ * D^-1 that rbd_aba just left in d at the same q: only the ground-frame
+ * columns and the O(N^2) sweeps remain.  Leaves Xup, IA, U, D^-1 as they
+ * are (AZA reads them next). */
+void rbd_minv_analytic_after_aba(const rbd_model *m, rbd_data *d, double *Minv);
+
 /* ---- DMM (dmm.c): X = -Minv G for the n x n column-major Minv, G ---- */
-void rbd_dmm_blas(int n, const double *Minv, const double *G, double *X);
+/* X = -Minv G for the n x k column-major G, X (one dgemm for both dID/du). */
+void rbd_dmm_blas_cols(int n, int k, const double *Minv, const double *G, double *X);
 void rbd_dmm_loop(int n, const double *Minv, const double *G, double *X);
 
 /* Rows of column j of dID/du that can be non-zero: the dofs of the
