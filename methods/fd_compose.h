@@ -28,13 +28,21 @@
  * `rbdiff crossover fdsva-aza fdsva-dmm --bf 1,2,5 --range 10:600` left the
  * searches unresolved (load noise) at N = 157, 140, 157, and a sweep of the
  * minimum times put AZA ahead from N = 150 (bf = 1) and ~170 (bf = 2, 5).
- * Re-measure for another machine or compiler (harness/README.md, "FD-method
+ * Re-checked after the composer shared ABA's pass 2 with M^-1 and merged the
+ * two dgemms into one n x 2n (a driver timing fdsva-dmm and fdsva-aza
+ * alternately under taskset -c 1, min of 12 rounds, N = 100, 130, 160, 200,
+ * 250, bf = 1, 2, 5, machine loaded ~4 on 2 CPUs): AZA ahead from 160-200
+ * (bf 1, 2), mixed up to 250 (bf 5); points below 160 flipped with load, so
+ * 150 stays.  Re-measure for another machine or compiler (harness/README.md, "FD-method
  * options") and change it here or pass --fdsva-crossover. */
 #define RBD_FDSVA_CROSSOVER_DEFAULT 150
 
 /* Below this many dofs fdsva's DMM is the plain loop, not dgemm (whose call
- * overhead dominates tiny products); fdsva-dmm always uses dgemm. */
-#define RBD_FDSVA_LOOP_BELOW 24
+ * overhead dominates tiny products); fdsva-dmm always uses dgemm.  Measured
+ * as the crossover above (fdsva-dmm vs fdsva-dmm-loop, min of 15 rounds,
+ * N = 6, 10, 16, 24, 32, 48, bf = 1, 2, 5): the loop won at N <= 16 (by
+ * 5-30%), dgemm at N >= 32; 24 split. */
+#define RBD_FDSVA_LOOP_BELOW 20
 
 typedef enum {
     RBD_COMBINE_DMM_BLAS,       /* cblas_dgemm                               */
