@@ -60,8 +60,7 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
     w->combine = c->combine;
     if (w->combine == RBD_COMBINE_SWITCH) {
         int nx = o->fdsva_crossover > 0 ? o->fdsva_crossover : RBD_FDSVA_CROSSOVER_DEFAULT;
-        w->combine = m->nv >= nx ? RBD_COMBINE_AZA
-                     : m->nv < RBD_FDSVA_LOOP_BELOW ? RBD_COMBINE_DMM_LOOP : RBD_COMBINE_DMM_BLAS;
+        w->combine = m->nv < nx ? RBD_COMBINE_DMM_BLAS : RBD_COMBINE_AZA;
     }
     if ((rc = c->id->init(m, o, &w->idws))) { w->idws = NULL; rbd_fdc_fini(w); return rc; }
     size_t nv = (size_t)m->nv;

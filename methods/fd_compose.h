@@ -37,20 +37,18 @@
  * options") and change it here or pass --fdsva-crossover. */
 #define RBD_FDSVA_CROSSOVER_DEFAULT 150
 
-/* Below this many dofs fdsva's DMM is the plain loop, not dgemm (whose call
- * overhead dominates tiny products); fdsva-dmm always uses dgemm.  Measured
- * as the crossover above (fdsva-dmm vs fdsva-dmm-loop, min of 15 rounds,
- * N = 6, 10, 16, 24, 32, 48, bf = 1, 2, 5): the loop won at N <= 16 (by
- * 5-30%), dgemm at N >= 32; 24 split. */
-#define RBD_FDSVA_LOOP_BELOW 20
+/* Below the crossover fdsva's DMM is dgemm at every size: timed apart
+ * (taskset -c 1, min of 15 rounds), the one n x 2n dgemm took 46-69 ns at
+ * N = 2..6, 260 ns at N = 10, 1.4 us at N = 24 (bf 1 and 5), 87 ns on ur5 and
+ * 0.73 us on hyq, against 65-250 ns, 0.7-0.8 us, 3.2-4.8 us, 0.38 us and
+ * 2.5 us for rbd_dmm_loop twice (OpenBLAS 0.3.21's small-matrix kernels). */
 
 typedef enum {
     RBD_COMBINE_DMM_BLAS,       /* cblas_dgemm                               */
     RBD_COMBINE_DMM_LOOP,       /* plain column-by-column loop               */
     RBD_COMBINE_DMM_SPARSE,     /* loop over the non-zero rows of dID/du only */
     RBD_COMBINE_AZA,            /* eq. (34) on blocks of columns             */
-    RBD_COMBINE_SWITCH          /* DMM (loop below RBD_FDSVA_LOOP_BELOW, else
-                                 * BLAS) below the crossover, else AZA       */
+    RBD_COMBINE_SWITCH          /* DMM (BLAS) below the crossover, else AZA  */
 } rbd_combine;
 
 typedef struct {
