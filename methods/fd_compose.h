@@ -28,14 +28,15 @@
  * `rbdiff crossover fdsva-aza fdsva-dmm --bf 1,2,5 --range 10:600` left the
  * searches unresolved (load noise) at N = 157, 140, 157, and a sweep of the
  * minimum times put AZA ahead from N = 150 (bf = 1) and ~170 (bf = 2, 5).
- * Re-checked after the composer shared ABA's pass 2 with M^-1 and merged the
- * two dgemms into one n x 2n (a driver timing fdsva-dmm and fdsva-aza
- * alternately under taskset -c 1, min of 12 rounds, N = 100, 130, 160, 200,
- * 250, bf = 1, 2, 5, machine loaded ~4 on 2 CPUs): AZA ahead from 160-200
- * (bf 1, 2), mixed up to 250 (bf 5); points below 160 flipped with load, so
- * 150 stays.  Re-measure for another machine or compiler (harness/README.md, "FD-method
+ * Re-measured after the composer shared ABA's pass 2 with M^-1, merged the
+ * two dgemms into one n x 2n and AZA stopped zeroing pA per block: the two
+ * combination steps timed apart on the same M^-1, G (rbd_dmm_blas_cols vs
+ * rbd_aza_solve twice, taskset -c 1, min of 10 rounds of 20 calls, machine
+ * loaded ~4-5 on 2 CPUs), N = 100..180 step 20, bf = 1, 2, 5: dgemm ahead
+ * by 20-60% up to N = 140, by 1-5% at 160, AZA ahead at 180 for bf 1, 2
+ * (tie at bf 5), so 170.  Re-measure for another machine or compiler (harness/README.md, "FD-method
  * options") and change it here or pass --fdsva-crossover. */
-#define RBD_FDSVA_CROSSOVER_DEFAULT 150
+#define RBD_FDSVA_CROSSOVER_DEFAULT 170
 
 /* Below the crossover fdsva's DMM is dgemm at every size: timed apart
  * (taskset -c 1, min of 15 rounds), the one n x 2n dgemm took 46-69 ns at
