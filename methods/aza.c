@@ -198,15 +198,25 @@ void rbd_aza_solve(const rbd_model *m, const rbd_data *d, rbd_aza *z, const doub
     const size_t ld = (size_t)nv;
     for (int c0 = 0; c0 < nv; c0 += AZA_K) {
         const int kc = nv - c0 < AZA_K ? nv - c0 : AZA_K;
-        for (int j = 0; j < nv; j++) {              /* pack; a short last block is padded with zeros */
-            int c = 0;
-            for (; c < kc; c++) z->B[j][c] = G[j + ld * (size_t)(c0 + c)];
-            for (; c < AZA_K; c++) z->B[j][c] = 0;
+        const double *g = G + ld * (size_t)c0;
+        if (kc == AZA_K) {                          /* pack; fixed trip count: unrolled */
+            for (int j = 0; j < nv; j++)
+                for (int c = 0; c < AZA_K; c++) z->B[j][c] = g[j + ld * (size_t)c];
+        } else {                                    /* a short last block is padded with zeros */
+            for (int j = 0; j < nv; j++) {
+                int c = 0;
+                for (; c < kc; c++) z->B[j][c] = g[j + ld * (size_t)c];
+                for (; c < AZA_K; c++) z->B[j][c] = 0;
+            }
         }
         aza_block(m, d, z);
-        for (int c = 0; c < kc; c++) {
-            double *x = X + ld * (size_t)(c0 + c);
-            for (int j = 0; j < nv; j++) x[j] = -z->B[j][c];
+        double *x = X + ld * (size_t)c0;
+        if (kc == AZA_K) {
+            for (int j = 0; j < nv; j++)
+                for (int c = 0; c < AZA_K; c++) x[j + ld * (size_t)c] = -z->B[j][c];
+        } else {
+            for (int c = 0; c < kc; c++)
+                for (int j = 0; j < nv; j++) x[j + ld * (size_t)c] = -z->B[j][c];
         }
     }
 }
