@@ -27,6 +27,7 @@ struct rbd_aza {
     blk *pA, *a;                /* [nb] articulated bias forces, accelerations */
     double (*B)[AZA_K];         /* [nv] packed columns: u, then qdd in place    */
     unsigned char *fast, *leaf; /* [nb] */
+    unsigned char *first;       /* [nb] the parent's last child: its pA_p is set, not added to */
 };
 
 rbd_aza *rbd_aza_new(const rbd_model *m)
@@ -39,7 +40,8 @@ rbd_aza *rbd_aza_new(const rbd_model *m)
     z->B = malloc(nv * sizeof *z->B);
     z->fast = malloc(nb);
     z->leaf = malloc(nb);
-    if (!z->pA || !z->a || !z->B || !z->fast || !z->leaf) {
+    z->first = malloc(nb);
+    if (!z->pA || !z->a || !z->B || !z->fast || !z->leaf || !z->first) {
         rbd_aza_free(z);
         rbd_fail(RBD_ENOMEM, "aza: out of memory for %d bodies", m->nb);
         return NULL;
@@ -47,6 +49,10 @@ rbd_aza *rbd_aza_new(const rbd_model *m)
     for (int i = 0; i < m->nb; i++) {
         z->fast[i] = m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2;
         z->leaf[i] = m->subtree_end[i] == i + 1;
+        /* bodies go leaves to root in descending order, so a parent's pA is
+         * first reached from its highest-numbered child: the one whose
+         * subtree ends where the parent's does */
+        z->first[i] = m->parent[i] >= 0 && m->subtree_end[i] == m->subtree_end[m->parent[i]];
     }
     return z;
 }
@@ -54,14 +60,16 @@ rbd_aza *rbd_aza_new(const rbd_model *m)
 void rbd_aza_free(rbd_aza *z)
 {
     if (!z) return;
-    free(z->pA); free(z->a); free(z->B); free(z->fast); free(z->leaf);
+    free(z->pA); free(z->a); free(z->B); free(z->fast); free(z->leaf); free(z->first);
     free(z);
 }
 
-/* acc += X^T f for a block of forces: [E^T n + r x E^T f; E^T f].  The
+/* acc (+)= X^T f for a block of forces: [E^T n + r x E^T f; E^T f]; add = 0
+ * sets acc (the first contribution, so pA needs no zeroing per block).  The
  * transform is copied to locals first, so the compiler sees no aliasing
  * with the blocks and vectorises across the columns. */
-static inline void xT_force_add(const sp_xform *X, const double (*restrict f)[AZA_K], double (*restrict acc)[AZA_K])
+static inline void xT_force(const sp_xform *X, const double (*restrict f)[AZA_K], double (*restrict acc)[AZA_K],
+                            const int add)
 {
     const double e0 = X->E[0], e1 = X->E[1], e2 = X->E[2], e3 = X->E[3], e4 = X->E[4], e5 = X->E[5],
                  e6 = X->E[6], e7 = X->E[7], e8 = X->E[8], r0 = X->r[0], r1 = X->r[1], r2 = X->r[2];
@@ -70,12 +78,16 @@ static inline void xT_force_add(const sp_xform *X, const double (*restrict f)[AZ
         const double g0 = e0 * f0 + e3 * f1 + e6 * f2;
         const double g1 = e1 * f0 + e4 * f1 + e7 * f2;
         const double g2 = e2 * f0 + e5 * f1 + e8 * f2;
-        acc[0][c] += e0 * n0 + e3 * n1 + e6 * n2 + r1 * g2 - r2 * g1;
-        acc[1][c] += e1 * n0 + e4 * n1 + e7 * n2 + r2 * g0 - r0 * g2;
-        acc[2][c] += e2 * n0 + e5 * n1 + e8 * n2 + r0 * g1 - r1 * g0;
-        acc[3][c] += g0;
-        acc[4][c] += g1;
-        acc[5][c] += g2;
+        const double h0 = e0 * n0 + e3 * n1 + e6 * n2 + r1 * g2 - r2 * g1;
+        const double h1 = e1 * n0 + e4 * n1 + e7 * n2 + r2 * g0 - r0 * g2;
+        const double h2 = e2 * n0 + e5 * n1 + e8 * n2 + r0 * g1 - r1 * g0;
+        if (add) {
+            acc[0][c] += h0; acc[1][c] += h1; acc[2][c] += h2;
+            acc[3][c] += g0; acc[4][c] += g1; acc[5][c] += g2;
+        } else {
+            acc[0][c] = h0; acc[1][c] = h1; acc[2][c] = h2;
+            acc[3][c] = g0; acc[4][c] = g1; acc[5][c] = g2;
+        }
     }
 }
 
@@ -103,11 +115,11 @@ static void aza_block(const rbd_model *m, const rbd_data *d, rbd_aza *z)
 {
     const int nb = m->nb;
     double (*restrict B)[AZA_K] = z->B;
-    memset(z->pA, 0, sizeof(blk) * (size_t)nb);
     for (int i = nb - 1; i >= 0; i--) {
         const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
         const double *Dinv = d->Dinv + 36 * i;
         double (*restrict pA)[AZA_K] = z->pA[i];
+        if (z->leaf[i]) memset(pA, 0, sizeof(blk));   /* no child set it */
         blk pa;
         if (z->fast[i]) {
             const double U0 = d->U[v0][0], U1 = d->U[v0][1], U2 = d->U[v0][2], U3 = d->U[v0][3],
@@ -139,7 +151,8 @@ static void aza_block(const rbd_model *m, const rbd_data *d, rbd_aza *z)
                 for (int r = 0; r < 6; r++)
                     for (int c = 0; c < AZA_K; c++) pa[r][c] += d->U[v0 + k][r] * w[k][c];
         }
-        xT_force_add(&d->Xup[i], (const double (*)[AZA_K])pa, z->pA[p]);
+        if (z->first[i]) xT_force(&d->Xup[i], (const double (*)[AZA_K])pa, z->pA[p], 0);
+        else xT_force(&d->Xup[i], (const double (*)[AZA_K])pa, z->pA[p], 1);
     }
     for (int i = 0; i < nb; i++) {
         const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
@@ -185,15 +198,25 @@ void rbd_aza_solve(const rbd_model *m, const rbd_data *d, rbd_aza *z, const doub
     const size_t ld = (size_t)nv;
     for (int c0 = 0; c0 < nv; c0 += AZA_K) {
         const int kc = nv - c0 < AZA_K ? nv - c0 : AZA_K;
-        for (int j = 0; j < nv; j++) {              /* pack; a short last block is padded with zeros */
-            int c = 0;
-            for (; c < kc; c++) z->B[j][c] = G[j + ld * (size_t)(c0 + c)];
-            for (; c < AZA_K; c++) z->B[j][c] = 0;
+        const double *g = G + ld * (size_t)c0;
+        if (kc == AZA_K) {                          /* pack; fixed trip count: unrolled */
+            for (int j = 0; j < nv; j++)
+                for (int c = 0; c < AZA_K; c++) z->B[j][c] = g[j + ld * (size_t)c];
+        } else {                                    /* a short last block is padded with zeros */
+            for (int j = 0; j < nv; j++) {
+                int c = 0;
+                for (; c < kc; c++) z->B[j][c] = g[j + ld * (size_t)c];
+                for (; c < AZA_K; c++) z->B[j][c] = 0;
+            }
         }
         aza_block(m, d, z);
-        for (int c = 0; c < kc; c++) {
-            double *x = X + ld * (size_t)(c0 + c);
-            for (int j = 0; j < nv; j++) x[j] = -z->B[j][c];
+        double *x = X + ld * (size_t)c0;
+        if (kc == AZA_K) {
+            for (int j = 0; j < nv; j++)
+                for (int c = 0; c < AZA_K; c++) x[j + ld * (size_t)c] = -z->B[j][c];
+        } else {
+            for (int c = 0; c < kc; c++)
+                for (int j = 0; j < nv; j++) x[j + ld * (size_t)c] = -z->B[j][c];
         }
     }
 }

@@ -1,6 +1,7 @@
 /*
  * DMM: the dense matrix multiplication -M^-1 dID/du of eq. (5), three ways.
- *  - rbd_dmm_blas: OpenBLAS cblas_dgemm (blocked, vectorised kernels);
+ *  - rbd_dmm_blas_cols: OpenBLAS cblas_dgemm (blocked, vectorised kernels),
+ *    one call for both dID/dq and dID/dqd when the outputs are adjacent;
  *  - rbd_dmm_loop: what a straightforward C/C++ implementation writes: for
  *    each output column, axpys of M^-1's columns (contiguous, so the inner
  *    loop vectorises), four at a time to reuse each load of the output;
@@ -14,10 +15,11 @@
 #include <string.h>
 #include "fd_compose.h"
 
-void rbd_dmm_blas(int n, const double *Minv, const double *G, double *X)
+void rbd_dmm_blas_cols(int n, int k, const double *Minv, const double *G, double *X)
 {
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, -1.0, Minv, n, G, n, 0.0, X, n);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, k, n, -1.0, Minv, n, G, n, 0.0, X, n);
 }
+
 
 /* x -= sum over k in [k0, k1) of A(:, k) g[k], A column-major with ld n. */
 static void axpy_cols(int n, const double *restrict A, int k0, int k1, const double *restrict g,

@@ -4,8 +4,10 @@
  * Per evaluation:
  *   1. qdd0 = ABA(q, qd, tau) (rbd_aba), leaving Xup, IA, U, D^-1 in d;
  *   2. dID/dq, dID/dqd at (q, qd, qdd0) by the inner method;
- *   3. M^-1 by the chosen variant into dqdd_dtau (its own scratch dm, so d
- *      keeps the ABA's quantities for AZA);
+ *   3. M^-1 by the chosen variant into dqdd_dtau: the analytic one reuses
+ *      step 1's Xup, IA, U, D^-1 (rbd_minv_analytic_after_aba: they depend
+ *      on q only, and are what its own ABA-like pass 2 would compute); the
+ *      others run in their own scratch dm, so d keeps them for AZA;
  *   4. dqdd_du = -M^-1 dID/du by DMM or AZA.
  */
 #include <stdlib.h>
@@ -63,12 +65,12 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
     if ((rc = c->id->init(m, o, &w->idws))) { w->idws = NULL; rbd_fdc_fini(w); return rc; }
     size_t nv = (size_t)m->nv;
     w->d = rbd_data_new(m);
-    w->dm = rbd_data_new(m);
+    if (w->minv != RBD_MINV_ANALYTIC) w->dm = rbd_data_new(m);
     w->G = malloc(sizeof(double) * 2 * nv * nv);
     w->tau = malloc(sizeof(double) * nv);
     if (w->combine == RBD_COMBINE_AZA && !(w->aza = rbd_aza_new(m))) { rbd_fdc_fini(w); return RBD_ENOMEM; }
     if (w->combine == RBD_COMBINE_DMM_SPARSE && (rc = rbd_dmm_rows_init(m, &w->rows))) { rbd_fdc_fini(w); return rc; }
-    if (!w->d || !w->dm || !w->G || !w->tau) {
+    if (!w->d || (w->minv != RBD_MINV_ANALYTIC && !w->dm) || !w->G || !w->tau) {
         rbd_fdc_fini(w);
         return rbd_fail(RBD_ENOMEM, "%s: out of memory for %d dofs", name, m->nv);
     }
@@ -90,12 +92,17 @@ int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
     const rbd_state xa = { .q = x->q, .v = x->v, .a = out->qdd };
     rbd_derivs di = { .tau = w->tau, .dtau_dq = w->G, .dtau_dv = w->G + nn };
     if ((rc = w->c->id->eval(w->idws, &xa, &di))) return rc;
-    if ((rc = rbd_minv(m, w->dm, w->minv, x->q, out->dqdd_dtau))) return rc;
+    if (w->minv == RBD_MINV_ANALYTIC) rbd_minv_analytic_after_aba(m, w->d, out->dqdd_dtau);
+    else if ((rc = rbd_minv(m, w->dm, w->minv, x->q, out->dqdd_dtau))) return rc;
     const double *Mi = out->dqdd_dtau;
     switch (w->combine) {
     case RBD_COMBINE_DMM_BLAS:
-        rbd_dmm_blas(m->nv, Mi, w->G, out->dqdd_dq);
-        rbd_dmm_blas(m->nv, Mi, w->G + nn, out->dqdd_dv);
+        if (out->dqdd_dv == out->dqdd_dq + nn) {      /* one n x 2n product: G is [dID/dq dID/dqd] */
+            rbd_dmm_blas_cols(m->nv, 2 * m->nv, Mi, w->G, out->dqdd_dq);
+        } else {
+            rbd_dmm_blas_cols(m->nv, m->nv, Mi, w->G, out->dqdd_dq);
+            rbd_dmm_blas_cols(m->nv, m->nv, Mi, w->G + nn, out->dqdd_dv);
+        }
         break;
     case RBD_COMBINE_DMM_LOOP:
         rbd_dmm_loop(m->nv, Mi, w->G, out->dqdd_dq);

@@ -28,9 +28,21 @@
  * `rbdiff crossover fdsva-aza fdsva-dmm --bf 1,2,5 --range 10:600` left the
  * searches unresolved (load noise) at N = 157, 140, 157, and a sweep of the
  * minimum times put AZA ahead from N = 150 (bf = 1) and ~170 (bf = 2, 5).
- * Re-measure for another machine or compiler (harness/README.md, "FD-method
+ * Re-measured after the composer shared ABA's pass 2 with M^-1, merged the
+ * two dgemms into one n x 2n and AZA stopped zeroing pA per block: the two
+ * combination steps timed apart on the same M^-1, G (rbd_dmm_blas_cols vs
+ * rbd_aza_solve twice, taskset -c 1, min of 10 rounds of 20 calls, machine
+ * loaded ~4-5 on 2 CPUs), N = 100..180 step 20, bf = 1, 2, 5: dgemm ahead
+ * by 20-60% up to N = 140, by 1-5% at 160, AZA ahead at 180 for bf 1, 2
+ * (tie at bf 5), so 170.  Re-measure for another machine or compiler (harness/README.md, "FD-method
  * options") and change it here or pass --fdsva-crossover. */
-#define RBD_FDSVA_CROSSOVER_DEFAULT 150
+#define RBD_FDSVA_CROSSOVER_DEFAULT 170
+
+/* Below the crossover fdsva's DMM is dgemm at every size: timed apart
+ * (taskset -c 1, min of 15 rounds), the one n x 2n dgemm took 46-69 ns at
+ * N = 2..6, 260 ns at N = 10, 1.4 us at N = 24 (bf 1 and 5), 87 ns on ur5 and
+ * 0.73 us on hyq, against 65-250 ns, 0.7-0.8 us, 3.2-4.8 us, 0.38 us and
+ * 2.5 us for rbd_dmm_loop twice (OpenBLAS 0.3.21's small-matrix kernels). */
 
 typedef enum {
     RBD_COMBINE_DMM_BLAS,       /* cblas_dgemm                               */
@@ -50,8 +62,15 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
 int rbd_fdc_eval(void *ws, const rbd_state *x, rbd_derivs *out);
 void rbd_fdc_fini(void *ws);
 
+/* M^-1 by the analytic inverse (minv_analytic.c) reusing the Xup, IA, U and
+ * D^-1 that rbd_aba just left in d at the same q: only the ground-frame
+ * columns and the O(N^2) sweeps remain.  Leaves Xup, IA, U, D^-1 as they
+ * are (AZA reads them next). */
+void rbd_minv_analytic_after_aba(const rbd_model *m, rbd_data *d, double *Minv);
+
 /* ---- DMM (dmm.c): X = -Minv G for the n x n column-major Minv, G ---- */
-void rbd_dmm_blas(int n, const double *Minv, const double *G, double *X);
+/* X = -Minv G for the n x k column-major G, X (one dgemm for both dID/du). */
+void rbd_dmm_blas_cols(int n, int k, const double *Minv, const double *G, double *X);
 void rbd_dmm_loop(int n, const double *Minv, const double *G, double *X);
 
 /* Rows of column j of dID/du that can be non-zero: the dofs of the

@@ -3,7 +3,8 @@
  * (Carpentier 2018; the ABA of RBDA Table 7.1 run on tau = all columns of the
  * identity at qd = 0 without gravity), O(N^2):
  *
- *  - an ABA pass 2 gives IA_i, U_i = IA_i S_i, D_i^-1 (no bias forces);
+ *  - an ABA pass 2 gives IA_i, U_i = IA_i S_i, D_i^-1 (no bias forces;
+ *    rbd_minv_analytic_after_aba takes them from a preceding rbd_aba);
  *  - backward, i = N..1: row block i of M^-1 over i's subtree columns is
  *    D_i^-1 (e_i - S_i^T F), F = the 6 x nv bias-force block pA of the
  *    subtree's unit torques; then F += U_i (that row block);
@@ -20,6 +21,7 @@
  * copied to the upper triangle.
  */
 #include "dynamics.h"
+#include "fd_compose.h"
 #include "joint.h"
 
 #define T double
@@ -27,7 +29,8 @@
 #define SPT(name) sp_##name
 #include "aba_tpl.h"
 
-/* X0_i, IA_i, D_i^-1 and the ground-frame columns S0, SD0 = 0S D^-1, U0 = 0U D^-1. */
+/* ABA pass 2 without bias forces: Xup_i, IA_i, U_i, D_i^-1 (all in d, as
+ * rbd_aba leaves them: they depend on q only). */
 static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q)
 {
     const int nb = m->nb;
@@ -35,31 +38,38 @@ static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q
         sp_xform XJ;
         sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);
         sp_xform_compose(&XJ, &m->Xtree[i], &d->Xup[i]);
-        int p = m->parent[i];
-        if (p >= 0) sp_xform_compose(&d->Xup[i], &d->X0[p], &d->X0[i]);
-        else d->X0[i] = d->Xup[i];
         sp_inertia_to_mat6(&m->inertia[i], d->IA[i]);
     }
     for (int i = nb - 1; i >= 0; i--) {
-        const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
+        const int p = m->parent[i];
         double *Dinv = d->Dinv + 36 * i;
         if (sp_aba_joint_block(m, i, d->IA[i], NULL, NULL, d->U, Dinv, NULL))
             return rbd_fail(RBD_ESINGULAR, "minv (analytic): joint '%s' (body '%s'): S^T IA S is singular at "
                             "this configuration: the mass matrix is singular", m->joint_name[i], m->body_name[i]);
-        double UD[6][6];
-        if (p >= 0) {
-            double Ia[36];
-            sp_aba_Ia(m, i, d->IA[i], (const double (*)[6])d->U, Dinv, UD, Ia);
-            sp_sym6_to_parent(&d->Xup[i], Ia, d->IA[p]);
-        } else {
-            for (int b = 0; b < n; b++)
-                for (int r = 0; r < 6; r++) {
-                    double s = 0;
-                    for (int k = 0; k < n; k++) s += d->U[v0 + k][r] * Dinv[n * k + b];
-                    UD[b][r] = s;
-                }
-        }
+        if (p < 0) continue;
+        double UD[6][6], Ia[36];
+        sp_aba_Ia(m, i, d->IA[i], (const double (*)[6])d->U, Dinv, UD, Ia);
+        sp_sym6_to_parent(&d->Xup[i], Ia, d->IA[p]);
+    }
+    return RBD_OK;
+}
+
+/* X0_i from Xup, and the ground-frame columns S0, SD0 = 0S D^-1, U0 = 0U D^-1. */
+static void ground_columns(const rbd_model *m, rbd_data *d)
+{
+    for (int i = 0; i < m->nb; i++) {
+        const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
+        const double *Dinv = d->Dinv + 36 * i;
+        if (p >= 0) sp_xform_compose(&d->Xup[i], &d->X0[p], &d->X0[i]);
+        else d->X0[i] = d->Xup[i];
         const sp_xform *X0 = &d->X0[i];
+        double UD[6][6];
+        for (int b = 0; b < n; b++)
+            for (int r = 0; r < 6; r++) {
+                double s = 0;
+                for (int k = 0; k < n; k++) s += d->U[v0 + k][r] * Dinv[n * k + b];
+                UD[b][r] = s;
+            }
         for (int k = 0; k < n; k++) {
             sp_xform_T_force(X0, UD[k], d->U0[v0 + k]);                  /* 0U D^-1 = X0^T U D^-1 */
             sp_xform_inv_motion(X0, m->S + 6 * (v0 + k), d->S0[v0 + k]);
@@ -71,7 +81,6 @@ static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q
                 d->SD0[v0 + b][r] = s;
             }
     }
-    return RBD_OK;
 }
 
 /* The O(N^2) sweeps for a 1-DOF joint, over columns [j0, j1).  F, A, Ap are
@@ -122,11 +131,9 @@ static void fwd_1dof_inplace(int j0, int j1, const double *UD, const double *S, 
     }
 }
 
-int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *Minv)
+/* The O(N^2) sweeps, given ground_columns. */
+static void sweeps(const rbd_model *m, rbd_data *d, double *Minv)
 {
-    if (!m || !d || !q || !Minv) return rbd_fail(RBD_EINVAL, "rbd_minv: null argument");
-    int rc = articulated_inertias(m, d, q);
-    if (rc) return rc;
     const int nb = m->nb, nv = m->nv;
     const size_t ld = (size_t)nv;
     double *F[6];                                              /* rows of the 6 x nv block */
@@ -211,5 +218,22 @@ int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *
         }
     }
     rbd_sym_from_lower(nv, Minv);
+}
+
+int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *Minv)
+{
+    if (!m || !d || !q || !Minv) return rbd_fail(RBD_EINVAL, "rbd_minv: null argument");
+    int rc = articulated_inertias(m, d, q);
+    if (rc) return rc;
+    ground_columns(m, d);
+    sweeps(m, d, Minv);
     return RBD_OK;
+}
+
+/* The composer's shortcut (fd_compose.h): ABA(q, qd, tau) has already run
+ * articulated_inertias' pass (its IA, U, D^-1 are independent of qd, tau). */
+void rbd_minv_analytic_after_aba(const rbd_model *m, rbd_data *d, double *Minv)
+{
+    ground_columns(m, d);
+    sweeps(m, d, Minv);
 }
