@@ -1,6 +1,7 @@
 /* Timeables: derivative methods and base algorithms behind one callback. */
 #include <stdlib.h>
 #include <string.h>
+#include "check.h"
 #include "dynamics.h"
 #include "timeable.h"
 
@@ -61,6 +62,20 @@ const rbd_base_algo *rbd_base_algo_find(const char *name)
     for (int k = 0; rbd_base_algos[k].name; k++)
         if (!strcmp(rbd_base_algos[k].name, name)) return &rbd_base_algos[k];
     return NULL;
+}
+
+int rbd_base_eval(const rbd_base_algo *algo, const rbd_model *m, void *d, const double *q, const double *v,
+                  const double *a, const double *tau, double *out)
+{
+    /* crba and the M^-1 variants read q only; rnea reads v, a; aba v, tau */
+    int uses_v = *algo->needs != 0;
+    rbd_state in = { q, uses_v ? v : NULL, !strcmp(algo->needs, "a") ? a : NULL,
+                     !strcmp(algo->needs, "tau") ? tau : NULL };
+    int rc = rbd_check_state(m, &in, algo->name);
+    if (rc) return rc;
+    rc = algo->run(m, d, q, v, a, tau, out);
+    if (!rc) rc = rbd_check_output(m, algo->name, algo->out, out, algo->out_matrix ? m->nv : 1);
+    return rbd_explain_singular(m, q, rc);
 }
 
 const char *rbd_output_name(rbd_output o)
@@ -128,6 +143,21 @@ static int call_method(void *p, int k)
     return c->meth->eval(c->ws, &x, &c->d);
 }
 
+static int check_method(void *p, int k)
+{
+    tctx *c = p;
+    rbd_state x = { c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv, c->a + (size_t)k * c->nv,
+                    c->tau + (size_t)k * c->nv };
+    return rbd_method_eval(c->meth, c->ws, c->m, &x, &c->d);
+}
+
+static int check_base(void *p, int k)
+{
+    tctx *c = p;
+    return rbd_base_eval(c->algo, c->m, c->data, c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv,
+                         c->a + (size_t)k * c->nv, c->tau + (size_t)k * c->nv, c->out);
+}
+
 static int call_base(void *p, int k)
 {
     tctx *c = p;
@@ -166,6 +196,7 @@ int timeable_method(const rbd_method *meth, const rbd_model *m, const rbd_option
     t->pool = pool;
     t->ctx = c;
     t->call = call_method;
+    t->check = check_method;
     t->fini = ctx_free;
     return RBD_OK;
 }
@@ -183,6 +214,7 @@ int timeable_base(const rbd_base_algo *algo, const rbd_model *m, int pool, uint6
     t->pool = pool;
     t->ctx = c;
     t->call = call_base;
+    t->check = check_base;
     t->fini = ctx_free;
     return RBD_OK;
 }

@@ -31,7 +31,7 @@ static int dummy_call(void *p, int k)
 
 static rbd_timeable dummy_timeable(dummy *d, int pool)
 {
-    rbd_timeable t = { "dummy", "base", 1, pool, d, dummy_call, NULL };
+    rbd_timeable t = { "dummy", "base", 1, pool, d, dummy_call, NULL, NULL };
     return t;
 }
 
