@@ -1,4 +1,5 @@
 /* Timeables: derivative methods and base algorithms behind one callback. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
@@ -110,6 +111,11 @@ static void ctx_free(void *p)
 static tctx *ctx_new(const rbd_model *m, int pool, uint64_t seed, size_t nout)
 {
     if (pool < 1) { rbd_fail(RBD_EINVAL, "state pool of %d states: need at least 1", pool); return NULL; }
+    {
+        char what[96];
+        snprintf(what, sizeof what, "a state pool and outputs for nv = %d", m->nv);
+        if (rbd_check_memory(what, 8.0 * ((double)nout + 4.0 * pool * (m->nq + m->nv)))) return NULL;
+    }
     tctx *c = calloc(1, sizeof *c);
     if (!c) { rbd_fail(RBD_ENOMEM, "out of memory"); return NULL; }
     c->m = m;
