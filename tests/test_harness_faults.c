@@ -15,6 +15,7 @@
 #include "testutil.h"
 #include "bench.h"
 #include "check.h"
+#include "rbd_io.h"
 #include "dynamics.h"
 #include "timeable.h"
 
@@ -348,6 +349,49 @@ static void test_memory_refusal(void **unused)
     rbd_model_free(m);
 }
 
+/* A subnormal written at %.17g reads back (strtod reports ERANGE on
+ * underflow; the readers took that for "not a number"), an overflow does not. */
+static void test_subnormal_roundtrip(void **unused)
+{
+    (void)unused;
+    rbd_model *m = tu_model("autotree:N=2");
+    char path[] = "/tmp/rbd-subnormal-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    double x[2] = { 4.9406564584124654e-324, -2.2250738585072e-310 };
+    fprintf(f, "q %.17g %.17g\nv 0 0\n", x[0], x[1]);
+    assert_int_equal(rbd_block_write(f, "tau", 2, 1, x), 0);
+    fclose(f);
+    rbd_state_file sf;
+    assert_int_equal(rbd_state_file_read(path, m, &sf), RBD_EPARSE);   /* a block line is no state field */
+    f = fopen(path, "w");
+    fprintf(f, "q %.17g %.17g\nv 0 0\n", x[0], x[1]);
+    fclose(f);
+    expect(rbd_state_file_read(path, m, &sf), 0, "subnormal q", NULL, NULL);
+    assert_true(sf.q[0] == x[0] && sf.q[1] == x[1]);
+    rbd_state_file_free(&sf);
+    f = fopen(path, "w");
+    assert_int_equal(rbd_block_write(f, "tau", 2, 1, x), 0);
+    fclose(f);
+    rbd_block *b;
+    int nb;
+    expect(rbd_blocks_read(path, &b, &nb), 0, "subnormal block", NULL, NULL);
+    assert_true(nb == 1 && b[0].x[0] == x[0] && b[0].x[1] == x[1]);
+    rbd_blocks_free(b, nb);
+    f = fopen(path, "w");
+    fprintf(f, "q 1e999 0\nv 0 0\n");
+    fclose(f);
+    expect(rbd_state_file_read(path, m, &sf), RBD_EPARSE, "overflow", "'1e999' is not a number", NULL);
+    /* a header that claims 1e9 entries costs nothing until its rows come */
+    f = fopen(path, "w");
+    fprintf(f, "M 31622 31622\n1 2\n");
+    fclose(f);
+    expect(rbd_blocks_read(path, &b, &nb), RBD_EPARSE, "huge header", "row 1 has 2 values, expected 31622", NULL);
+    unlink(path);
+    rbd_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -356,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_singular_and_ill_conditioned),
         cmocka_unit_test(test_nonfinite_output),
         cmocka_unit_test(test_memory_refusal),
+        cmocka_unit_test(test_subnormal_roundtrip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
