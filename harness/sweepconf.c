@@ -91,12 +91,18 @@ static int to_num(const char *tok, double *x)
  * refused before it fills memory (found by fuzz_sweepconf). */
 #define SWEEP_LIST_MAX 100000
 
-static int push_int(int **out, int *n, int v)
+/* Geometric growth: a range of 10^5 entries grown one by one copied
+ * O(n^2) bytes (2 GB of allocator churn under ASan; found by fuzz_sweepconf). */
+static int push_int(int **out, int *n, int *cap, int v)
 {
-    int *p = realloc(*out, sizeof *p * (size_t)(*n + 1));
-    if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
-    p[(*n)++] = v;
-    *out = p;
+    if (*n == *cap) {
+        int c = *cap ? 2 * *cap : 16;
+        int *p = realloc(*out, sizeof *p * (size_t)c);
+        if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
+        *out = p;
+        *cap = c;
+    }
+    (*out)[(*n)++] = v;
     return RBD_OK;
 }
 
@@ -105,7 +111,7 @@ int parse_int_list(const char *s, const char *where, const char *key, int min, i
     *out = NULL;
     *n = 0;
     char tok[128];
-    int rc = RBD_OK;
+    int rc = RBD_OK, cap = 0;
     while (!rc && next_token(&s, tok, sizeof tok)) {
         double a[3];
         int k = 0;
@@ -131,7 +137,7 @@ int parse_int_list(const char *s, const char *where, const char *key, int min, i
         }
         for (double v = lo; v <= hi && !rc; v += step) {
             if (v < min) rc = rbd_fail(RBD_EINVAL, "%s: %s: %g is out of range (%s >= %d)", where, key, v, key, min);
-            else rc = push_int(out, n, (int)v);
+            else rc = push_int(out, n, &cap, (int)v);
         }
     }
     if (!rc && *n == 0) rc = rbd_fail(RBD_EPARSE, "%s: %s: empty list", where, key);
