@@ -48,7 +48,7 @@ void bench_autotree_spec(char *buf, size_t len, int N, double bf, double skew, d
 
 int bench_models(const sweep_config *c, bench_model **out, int *n)
 {
-    int cnt = c->nbf * c->nN + c->nmodels;
+    int cnt = c->nbf * c->nN + c->nmodels + c->nrobots;
     bench_model *m = calloc((size_t)cnt + 1, sizeof *m);
     if (!m) return rbd_fail(RBD_ENOMEM, "out of memory");
     int k = 0;
@@ -59,6 +59,10 @@ int bench_models(const sweep_config *c, bench_model **out, int *n)
         }
     for (int j = 0; j < c->nmodels; j++, k++) {
         snprintf(m[k].spec, sizeof m[k].spec, "%s", c->models[j]);
+        m[k].bf = NAN;
+    }
+    for (int j = 0; j < c->nrobots; j++, k++) {
+        snprintf(m[k].spec, sizeof m[k].spec, "%s", c->robots[j]);
         m[k].bf = NAN;
     }
     *out = m;
@@ -86,7 +90,9 @@ int bench_measure(const bench_target *t, const rbd_model *m, const bench_model *
                   perfctr *pc, volatile sig_atomic_t *stop, timing_row *row)
 {
     rbd_timeable tm;
-    int rc = t->method ? timeable_method(t->method, m, NULL, c->pool, c->seed, &tm)
+    rbd_options mo;
+    sweep_config_method_options(c, &mo);
+    int rc = t->method ? timeable_method(t->method, m, &mo, c->pool, c->seed, &tm)
                        : timeable_base(t->base, m, c->pool, c->seed, &tm);
     if (rc) return rc;
     /* One checked evaluation first: a method that fails or returns NaN on
@@ -111,6 +117,7 @@ int bench_measure(const bench_target *t, const rbd_model *m, const bench_model *
     row->bf = bm->bf;
     row->N = m->nb;
     row->nv = m->nv;
+    row->nq = m->nq;
     row->median_ns = r.ns.median;
     row->min_ns = r.ns.min;
     row->q1_ns = r.ns.q1;

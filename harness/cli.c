@@ -6,6 +6,7 @@
 #include <string.h>
 #include <getopt.h>
 #include "cli.h"
+#include "modelspec.h"
 #include "sweepconf.h"
 
 volatile sig_atomic_t cli_interrupted = 0;
@@ -47,7 +48,7 @@ int cli_find_target(const char *cmd, const char *name, cli_target *t)
 
 int cli_model(const char *cmd, const char *spec, rbd_model **m)
 {
-    int rc = rbd_model_from_spec(spec, NULL, m);
+    int rc = model_from_spec(spec, m);
     if (!rc) return 0;
     return cli_error(cmd, rc == RBD_EIO ? EXIT_FAIL : EXIT_USAGE, "%s", rbd_last_error());
 }

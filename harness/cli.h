@@ -24,10 +24,12 @@ int cmd_methods(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_time(int argc, char **argv);
+int cmd_accuracy(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_crossover(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_anchors(int argc, char **argv);
 
 /* "rbdiff <cmd>: <message>\n" on stderr; returns code, so
  * `return cli_error(cmd, EXIT_USAGE, ...)` reads naturally. */

@@ -22,6 +22,8 @@ static const char help[] =
     "  --max-reps R       pairs before giving up on a probe (default 41)\n"
     "  --out DIR          append rows to DIR/crossover.csv (a rerun skips done rows)\n"
     "  --skew X --taper X --seed S --pool P --batch-ms MS --pin CPU --blas-threads N\n"
+    "  --minv KIND      M^-1 of the FD methods: analytic (default), ltdl, lapack\n"
+    "  --fdsva-crossover N  fdsva: DMM below N dofs, AZA at and above (0: built-in)\n"
     "  -h, --help\n\n"
     "crossover.csv: A, B, bf, range, N_cross, bracket_lo, bracket_hi, status\n"
     "(found | at-lo | none | unresolved@N), probes, repetitions, confidence.\n";
@@ -119,7 +121,10 @@ int cmd_crossover(int argc, char **argv)
     }
     if (out) {
         char *cl = meta_cmdline(cli_argc, cli_argv);
-        if (meta_write(out, cl, NULL)) { free(cl); cli_lib_error("crossover", 0); goto done; }
+        json_t *xm = json_pack("{s:o}", "method_options", meta_method_options(&c));
+        int mrc = meta_write(out, cl, xm);
+        json_decref(xm);
+        if (mrc) { free(cl); cli_lib_error("crossover", 0); goto done; }
         free(cl);
     }
     status = cli_interrupted ? cli_error("crossover", EXIT_INTERRUPTED, "interrupted; finished rows are on disk")

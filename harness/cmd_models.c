@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "atomicio.h"
 #include "cli.h"
 
 #ifndef RBD_SOURCE_DIR
@@ -12,7 +13,8 @@
 
 static const char help[] =
     "Usage: rbdiff models list\n"
-    "       rbdiff models describe SPEC\n\n"
+    "       rbdiff models describe SPEC\n"
+    "       rbdiff models export SPEC [--out FILE]\n\n"
     "list      the model families: autoTree (spatial_v2's autoTree(N, bf, skew,\n"
     "          taper)) and the URDF files under tests/models/ of the source tree\n"
     "describe  bodies, nq, nv, depth, every joint in the user's order with its\n"
@@ -88,16 +90,51 @@ static int models_describe(int argc, char **argv)
     return EXIT_OK;
 }
 
-/* `models export SPEC` (URDF writer) joins this table with the URDF work. */
+static int write_urdf(FILE *f, void *m)
+{
+    return rbd_urdf_write(m, f);
+}
+
+static int models_export(int argc, char **argv)
+{
+    const char *spec = NULL, *out = NULL;
+    for (int k = 1; k < argc; k++) {
+        if (!strcmp(argv[k], "--out") || !strcmp(argv[k], "-o")) {
+            if (++k == argc) { cli_error("models", 0, "option '%s' needs a value", argv[k - 1]); return cli_usage_error("models"); }
+            out = argv[k];
+        } else if (!strncmp(argv[k], "--out=", 6)) {
+            out = argv[k] + 6;
+        } else if (argv[k][0] == '-' && argv[k][1]) {
+            cli_error("models", 0, "unknown option '%s'", argv[k]);
+            return cli_usage_error("models");
+        } else if (spec) {
+            cli_error("models", 0, "export needs one model spec, got '%s' and '%s'", spec, argv[k]);
+            return cli_usage_error("models");
+        } else {
+            spec = argv[k];
+        }
+    }
+    if (!spec) { cli_error("models", 0, "export needs one model spec"); return cli_usage_error("models"); }
+    rbd_model *m;
+    int rc = cli_model("models", spec, &m);
+    if (rc) return rc;
+    if (out) rc = atomic_write(out, write_urdf, m);
+    else if (!(rc = rbd_urdf_write(m, stdout)) && fflush(stdout)) rc = rbd_fail(RBD_EIO, "stdout: write error");
+    rbd_model_free(m);
+    if (rc) return cli_lib_error("models", rc == RBD_ENOTSUP ? EXIT_USAGE : EXIT_FAIL);
+    return EXIT_OK;
+}
+
 static const cli_command actions[] = {
     { "list", "model families", models_list },
     { "describe", "one model", models_describe },
+    { "export", "one model as URDF", models_export },
 };
 
 int cmd_models(int argc, char **argv)
 {
     if (argc < 2) {
-        cli_error("models", EXIT_USAGE, "which action? (list, describe)");
+        cli_error("models", EXIT_USAGE, "which action? (list, describe, export)");
         return cli_usage_error("models");
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { fputs(help, stdout); return EXIT_OK; }
@@ -107,5 +144,5 @@ int cmd_models(int argc, char **argv)
                 if (!strcmp(argv[j], "--help") || !strcmp(argv[j], "-h")) { fputs(help, stdout); return EXIT_OK; }
             return actions[k].run(argc - 1, argv + 1);
         }
-    return cli_error("models", EXIT_USAGE, "unknown action '%s' (valid: list, describe)", argv[1]);
+    return cli_error("models", EXIT_USAGE, "unknown action '%s' (valid: list, describe, export)", argv[1]);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "atomicio.h"
 #include "cli.h"
+#include "modelspec.h"
 #include "results.h"
 
 #ifndef RBD_SOURCE_DIR
@@ -32,7 +33,10 @@ static const char help[] =
     "  fig7_times     fdsva-dmm and fdsva-aza, crossover N marked (crossover.csv)\n"
     "  fig7_speedup   t(fdsva-dmm) / t(fdsva-aza), log-log, crossover marked\n"
     "  times_all      every method in timings.csv\n"
-    "  accuracy       RMS relative error vs N from accuracy.csv\n"
+    "  fig5_id        robots (timings rows of URDF models): idsva, pin26, rneacr bars\n"
+    "  fig5_fd        robots: fdsva, pin26-fd, abacr bars\n"
+    "  accuracy_OUT   RMS relative error vs N from accuracy.csv, one figure per\n"
+    "                 output (dtau_dq, dtau_dv, dqdd_dq, ..., tau, M, Minv, qdd)\n"
     "A figure without data is skipped with a note.\n";
 
 typedef struct {
@@ -237,7 +241,131 @@ static int plot_all_times(const plot_env *e)
     return render(e, "time_vs_n.gp", "times_all", &s, "Time per call of every method", NULL, 1, 0);
 }
 
-/* accuracy.csv -> one series per method x output x bf. */
+/* Fig. 5: the models that are not autoTree (robots), one bar per method,
+ * clusters ordered by nv then name. */
+typedef struct {
+    const plot_env *e;
+    const char *const *m;
+    int nm;
+    const timing_row **robots;
+    int nr;
+} fig5_ctx;
+
+static const timing_row *robot_row(const plot_env *e, const char *model, const char *method)
+{
+    for (int k = 0; k < e->nrows; k++)
+        if (!isfinite(e->rows[k].bf) && !strcmp(e->rows[k].model, model) && !strcmp(e->rows[k].method, method))
+            return &e->rows[k];
+    return NULL;
+}
+
+static int write_fig5(FILE *f, void *p)
+{
+    const fig5_ctx *c = p;
+    fputs("# robot nv median_us per method (- = not measured)\n", f);
+    for (int r = 0; r < c->nr; r++) {
+        char lab[256];
+        spec_label(c->robots[r]->model, lab, sizeof lab);
+        fprintf(f, "%s %d", lab, c->robots[r]->nv);
+        for (int j = 0; j < c->nm; j++) {
+            const timing_row *t = robot_row(c->e, c->robots[r]->model, c->m[j]);
+            if (t) fprintf(f, " %.6g", t->median_ns / 1e3);
+            else fputs(" -", f);
+        }
+        fputc('\n', f);
+    }
+    return RBD_OK;
+}
+
+static int cmp_robot(const void *a, const void *b)
+{
+    const timing_row *x = *(timing_row *const *)a, *y = *(timing_row *const *)b;
+    return x->nv != y->nv ? x->nv - y->nv : strcmp(x->model, y->model);
+}
+
+static int plot_fig5(const plot_env *e, const char *name, const char *ttl, const char *const *m, int nm)
+{
+    const timing_row **rob = malloc(sizeof *rob * (size_t)(e->nrows + 1));
+    if (!rob) return rbd_fail(RBD_ENOMEM, "out of memory");
+    int nr = 0, has_first = 0;
+    for (int k = 0; k < e->nrows; k++) {
+        const timing_row *r = &e->rows[k];
+        if (isfinite(r->bf)) continue;
+        int j = 0;
+        while (j < nm && strcmp(m[j], r->method)) j++;
+        if (j == nm) continue;
+        has_first |= j == 0;
+        int dup = 0;
+        for (int i = 0; i < nr && !dup; i++) dup = !strcmp(rob[i]->model, r->model);
+        if (!dup) rob[nr++] = r;
+    }
+    if (!nr || !has_first) {
+        printf("plot %s: skipped (no robot timings for %s)\n", name, m[0]);
+        free(rob);
+        return RBD_OK;
+    }
+    qsort(rob, (size_t)nr, sizeof *rob, cmp_robot);
+    char file[1024], titles[256] = "", vars[3000];
+    snprintf(file, sizeof file, "%s/%s.dat", e->datadir, name);
+    for (int j = 0; j < nm; j++) snprintf(titles + strlen(titles), sizeof titles - strlen(titles), "%s%s", j ? " " : "", m[j]);
+    fig5_ctx c = { e, m, nm, rob, nr };
+    int rc = atomic_write(file, write_fig5, &c);
+    free(rob);
+    if (rc) return rc;
+    snprintf(vars, sizeof vars, "outbase='%s/%s'; file='%s'; titles='%s'; ttl='%s'", e->outdir, name, file, titles, ttl);
+    char gp[1024];
+    snprintf(gp, sizeof gp, "%s/fig5.gp", e->gpdir);
+    if ((rc = run_gnuplot(e->gnuplot, gp, vars))) return rc;
+    printf("%s/%s.png\n%s/%s.svg\n", e->outdir, name, e->outdir, name);
+    return RBD_OK;
+}
+
+/* accuracy.csv -> one figure per output (accuracy_<output>), one series per
+ * method x bf, a colour per method (the same in every figure). */
+static int plot_accuracy_output(const plot_env *e, const csvlog *t, const char *output)
+{
+    series s;
+    memset(&s, 0, sizeof s);
+    int *used = calloc((size_t)t->nrows + 1, sizeof *used), rc = RBD_OK;
+    if (!used) return rbd_fail(RBD_ENOMEM, "out of memory");
+    for (int i = 0; i < t->nrows && !rc; i++) {
+        if (used[i] || !*t->rows[i][3] || strcmp(t->rows[i][1], output)) continue;
+        /* every row with the same method, output and bf, sorted by N */
+        char file[1024], title[200];
+        snprintf(file, sizeof file, "%s/acc_%s_%s_bf%s.dat", e->datadir, t->rows[i][0], output, t->rows[i][3]);
+        snprintf(title, sizeof title, "%s,bf=%s", t->rows[i][0], t->rows[i][3]);
+        FILE *f = fopen(file, "w");
+        if (!f) { rc = rbd_fail(RBD_EIO, "%s: %s", file, strerror(errno)); break; }
+        fputs("# N rms_rel max_abs normwise\n", f);
+        for (;;) {
+            int best = -1;
+            for (int j = i; j < t->nrows; j++)
+                if (!used[j] && !strcmp(t->rows[j][0], t->rows[i][0]) && !strcmp(t->rows[j][1], output) &&
+                    !strcmp(t->rows[j][3], t->rows[i][3]) && (best < 0 || atoi(t->rows[j][4]) < atoi(t->rows[best][4])))
+                    best = j;
+            if (best < 0) break;
+            used[best] = 1;
+            fprintf(f, "%s %s %s %s\n", t->rows[best][4], t->rows[best][7], t->rows[best][8], t->rows[best][9]);
+        }
+        if (fclose(f) != 0) { rc = rbd_fail(RBD_EIO, "%s: write error", file); break; }
+        /* colour: rank of the method among the file's methods */
+        int color = 0;
+        for (int j = 0; j <= i; j++) {
+            int first = 1;
+            for (int k = 0; k < j && first; k++) first = strcmp(t->rows[k][0], t->rows[j][0]) != 0;
+            if (first) color++;
+            if (first && !strcmp(t->rows[j][0], t->rows[i][0])) break;
+        }
+        add_series(&s, file, title, color, dash_of(atof(t->rows[i][3])));
+    }
+    free(used);
+    if (rc || !s.n) return rc;
+    char name[64], ttl[200];
+    snprintf(name, sizeof name, "accuracy_%s", output);
+    snprintf(ttl, sizeof ttl, "%s: term-wise RMS relative error against the MPFR reference (worst over states)", output);
+    return render(e, "accuracy_vs_n.gp", name, &s, ttl, NULL, 1, 0);
+}
+
 static int plot_accuracy(const plot_env *e, const char *dir)
 {
     char *path = results_path(dir, ACCURACY_CSV);
@@ -251,47 +379,16 @@ static int plot_accuracy(const plot_env *e, const char *dir)
     int rc = csvlog_read(&t, path, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY);
     free(path);
     if (rc) return rc;
-    series s;
-    memset(&s, 0, sizeof s);
-    int *used = calloc((size_t)t.nrows + 1, sizeof *used);
-    int color = 0;
-    if (!used) { csvlog_close(&t); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    int any = 0;
     for (int i = 0; i < t.nrows && !rc; i++) {
-        if (used[i] || !*t.rows[i][3]) continue;
-        /* every row with the same method, output and bf, sorted by N */
-        char file[1024], title[200];
-        snprintf(file, sizeof file, "%s/acc_%s_%s_bf%s.dat", e->datadir, t.rows[i][0], t.rows[i][1], t.rows[i][3]);
-        snprintf(title, sizeof title, "%s:%s,bf=%s", t.rows[i][0], t.rows[i][1], t.rows[i][3]);
-        FILE *f = fopen(file, "w");
-        if (!f) { rc = rbd_fail(RBD_EIO, "%s: %s", file, strerror(errno)); break; }
-        fputs("# N rms_rel max_abs normwise\n", f);
-        for (;;) {
-            int best = -1;
-            for (int j = i; j < t.nrows; j++)
-                if (!used[j] && !strcmp(t.rows[j][0], t.rows[i][0]) && !strcmp(t.rows[j][1], t.rows[i][1]) &&
-                    !strcmp(t.rows[j][3], t.rows[i][3]) && (best < 0 || atoi(t.rows[j][4]) < atoi(t.rows[best][4])))
-                    best = j;
-            if (best < 0) break;
-            used[best] = 1;
-            fprintf(f, "%s %s %s %s\n", t.rows[best][4], t.rows[best][7], t.rows[best][8], t.rows[best][9]);
-        }
-        if (fclose(f) != 0) { rc = rbd_fail(RBD_EIO, "%s: write error", file); break; }
-        /* colour per method x output: the rank of its first row among distinct keys */
-        color = 0;
-        for (int j = 0; j <= i; j++) {
-            int first = 1;
-            for (int k = 0; k < j && first; k++)
-                first = strcmp(t.rows[k][0], t.rows[j][0]) || strcmp(t.rows[k][1], t.rows[j][1]);
-            if (first) color++;
-            if (first && !strcmp(t.rows[j][0], t.rows[i][0]) && !strcmp(t.rows[j][1], t.rows[i][1])) break;
-        }
-        add_series(&s, file, title, color, dash_of(atof(t.rows[i][3])));
+        if (!*t.rows[i][3]) continue;
+        int first = 1;
+        for (int k = 0; k < i && first; k++) first = !*t.rows[k][3] || strcmp(t.rows[k][1], t.rows[i][1]);
+        if (first) { any = 1; rc = plot_accuracy_output(e, &t, t.rows[i][1]); }
     }
-    free(used);
     csvlog_close(&t);
-    if (rc) return rc;
-    if (!s.n) { printf("plot accuracy: skipped (no autoTree rows in accuracy.csv)\n"); return RBD_OK; }
-    return render(e, "accuracy_vs_n.gp", "accuracy", &s, "Accuracy against the MPFR reference", NULL, 1, 0);
+    if (!rc && !any) printf("plot accuracy: skipped (no autoTree rows in accuracy.csv)\n");
+    return rc;
 }
 
 /* Crossover N of fdsva-aza vs fdsva-dmm (either order) per bf. */
@@ -379,6 +476,12 @@ int cmd_plot(int argc, char **argv)
     load_crossovers(&e, dir);
     for (size_t k = 0; k < sizeof figures / sizeof figures[0]; k++)
         if (plot_figure(&e, &figures[k])) { cli_lib_error("plot", 0); goto done; }
+    static const char *const f5id[] = { "idsva", "pin26", "rneacr" }, *const f5fd[] = { "fdsva", "pin26-fd", "abacr" };
+    if (plot_fig5(&e, "fig5_id", "ID derivatives on robots (Fig. 5 analogue; label: time / time of idsva)", f5id, 3) ||
+        plot_fig5(&e, "fig5_fd", "FD derivatives on robots (Fig. 5 analogue; label: time / time of fdsva)", f5fd, 3)) {
+        cli_lib_error("plot", 0);
+        goto done;
+    }
     if (plot_all_times(&e) || plot_accuracy(&e, dir)) { cli_lib_error("plot", 0); goto done; }
     status = EXIT_OK;
 done:

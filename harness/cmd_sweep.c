@@ -7,17 +7,21 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "accuracy_sweep.h"
 #include "bench.h"
 #include "check.h"
 #include "cli.h"
 #include "meta.h"
+#include "modelspec.h"
 #include "progress.h"
 
 static const char help[] =
     "Usage: rbdiff sweep [--config FILE] [--out DIR] [--KEY VALUE ...]\n\n"
     "Times every method (default: all registered and the base algorithms) on\n"
-    "autotree:N,bf for each bf and N (and any extra --model), then runs the\n"
-    "configured crossover searches.  Each finished measurement is appended to\n"
+    "autotree:N,bf for each bf and N (and any extra --model and --robots), then\n"
+    "runs the configured crossover searches, then the accuracy audit when\n"
+    "accuracy_N or accuracy_model is set (see rbdiff accuracy --help; rows in\n"
+    "DIR/accuracy.csv, the summary in tables.md).  Each finished measurement is appended to\n"
     "DIR/timings.csv and flushed to disk at once; Ctrl-C stops after the current\n"
     "one.  Rerunning the same sweep into the same DIR resumes: rows already\n"
     "there are skipped, a line cut short by a kill is dropped and re-measured.\n"
@@ -30,6 +34,10 @@ static const char help[] =
     "  --seed S --pool P --batches K --batch-ms MS --warmup-ms MS --pin CPU\n"
     "  --blas-threads N --counters yes|no --name NAME\n"
     "  --crossover 'A B' --crossover-range LO:HI\n"
+    "  --robots LIST      e.g. ur5,hyq:freeflyer (tests/models/NAME.urdf), timed and audited\n"
+    "  --accuracy-N LIST --accuracy-bf LIST --accuracy-skew X --accuracy-taper X\n"
+    "  --accuracy-model SPEC --accuracy-states K --cache DIR   the accuracy audit\n"
+    "  --minv analytic|ltdl|lapack  --fdsva-crossover N   FD-method options (meta.json)\n"
     "  -h, --help\n\n"
     "Lists: 1,2,5 or ranges A:B, A:STEP:B.  Exit status: 0 done, 1 failure,\n"
     "2 bad flags or config, 130 interrupted (rerun to resume).\n";
@@ -124,7 +132,7 @@ int cmd_sweep(int argc, char **argv)
             cli_lib_error("sweep", 0);
             goto done;
         }
-    if (!c.nN && !c.nmodels) {
+    if (!c.nN && !c.nmodels && !c.nrobots && !accuracy_wanted(&c)) {
         cli_error("sweep", 0, "nothing to sweep: give N (--N LIST or 'N =' in a config)");
         goto done;
     }
@@ -146,6 +154,17 @@ int cmd_sweep(int argc, char **argv)
         int mrc = rbd_check_memory(what, 8.0 * nn * (any_method ? 6 : 3));
         rbd_model_free(m);
         if (mrc) { status = cli_lib_error("sweep", EXIT_FAIL); goto done; }
+    }
+    if (accuracy_wanted(&c)) {
+        bench_model *am = NULL;
+        int nam = 0;
+        if (accuracy_models(&c, &am, &nam)) { cli_lib_error("sweep", 0); goto done; }
+        for (int j = 0; j < nam; j++) {
+            rbd_model *m;
+            if (cli_model("sweep", am[j].spec, &m)) { free(am); goto done; }
+            rbd_model_free(m);
+        }
+        free(am);
     }
     status = EXIT_FAIL;
     if (out) dir = strdup(out);
@@ -173,9 +192,9 @@ int cmd_sweep(int argc, char **argv)
                 log.path, log.dropped_partial);
     if (bench_setup("sweep", &c)) goto done;
     pc = bench_counters("sweep", c.counters);
-    extra_meta = json_pack("{s:b, s:i, s:I, s:i, s:i, s:f, s:f}", "hardware_counters", pc != NULL, "pin_cpu", c.pin,
+    extra_meta = json_pack("{s:b, s:i, s:I, s:i, s:i, s:f, s:f, s:o}", "hardware_counters", pc != NULL, "pin_cpu", c.pin,
                            "seed", (json_int_t)c.seed, "pool", c.pool, "batches", c.batches, "batch_ms", c.batch_ms,
-                           "warmup_ms", c.warmup_ms);
+                           "warmup_ms", c.warmup_ms, "method_options", meta_method_options(&c));
     char *cl = meta_cmdline(cli_argc, cli_argv);
     int mrc = meta_write(dir, cl, extra_meta);
     free(cl);
@@ -190,7 +209,7 @@ int cmd_sweep(int argc, char **argv)
         for (int i = 0; i < ntg && !cli_interrupted; i++, done_n++) {
             const char *key[3] = { tg[i].name, tg[i].kind, bm[j].spec };
             if (csvlog_find(&log, key) >= 0) { skipped++; continue; }
-            if (!m && rbd_model_from_spec(bm[j].spec, NULL, &m)) { progress_end(&pg); cli_lib_error("sweep", 0); goto done; }
+            if (!m && model_from_spec(bm[j].spec, &m)) { progress_end(&pg); cli_lib_error("sweep", 0); goto done; }
             char label[600];
             snprintf(label, sizeof label, "%s %s", tg[i].name, bm[j].spec + (strncmp(bm[j].spec, "autotree:", 9) ? 0 : 9));
             progress_update(&pg, done_n, label);
@@ -215,6 +234,10 @@ int cmd_sweep(int argc, char **argv)
     progress_update(&pg, done_n, "");
     progress_end(&pg);
     if (!cli_interrupted && c.nxo && (status = run_crossovers(&c, dir)) != EXIT_OK) goto done;
+    if (!cli_interrupted && accuracy_wanted(&c) && accuracy_sweep("sweep", &c, dir) == EXIT_FAIL) {
+        status = EXIT_FAIL;
+        goto done;
+    }
     status = write_derived(dir, &log);
     if (status) goto done;
     fprintf(stderr, "rbdiff sweep: %d measured, %d already present, %d rows in %s\n", measured, skipped, log.nrows,

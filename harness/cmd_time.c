@@ -20,9 +20,12 @@ static const char help[] =
     "  --methods LIST   names or 'all' (default all; see rbdiff methods)\n"
     "  --base no        leave out the base algorithms\n"
     "  --model SPEC     time on this model as well (repeatable)\n"
+    "  --robots LIST    robots too: ur5,hyq:freeflyer (tests/models/NAME.urdf) or paths\n"
     "  --baseline NAME  ratios to NAME (for its kind)\n"
     "  --skew X --taper X --seed S --pool P --batches K --batch-ms MS --warmup-ms MS\n"
     "  --pin CPU        pin to one CPU;  --blas-threads N (default 1)\n"
+    "  --minv KIND      M^-1 of the FD methods: analytic (default), ltdl, lapack\n"
+    "  --fdsva-crossover N  fdsva: DMM below N dofs, AZA at and above (0: built-in)\n"
     "  --counters no    skip hardware counters\n"
     "  -h, --help\n";
 
@@ -60,7 +63,7 @@ int cmd_time(int argc, char **argv)
         goto done;
     }
     if (optind < argc) { cli_error("time", 0, "unexpected argument '%s'", argv[optind]); cli_usage_error("time"); goto done; }
-    if (!c.nN && !c.nmodels) { cli_error("time", 0, "--N LIST is required (e.g. --N 10,50,100)"); goto done; }
+    if (!c.nN && !c.nmodels && !c.nrobots) { cli_error("time", 0, "--N LIST is required (e.g. --N 10,50,100)"); goto done; }
     if (!c.nbf && sweep_config_set(&c, "bf", "1", "--bf")) { cli_lib_error("time", 0); goto done; }
     if (baseline) {
         cli_target t;

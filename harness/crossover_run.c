@@ -37,7 +37,9 @@ static double measure(void *p, int which, int N)
         char spec[256];
         bench_autotree_spec(spec, sizeof spec, N, x->bf, x->c->skew, x->c->taper);
         int rc = rbd_model_from_spec(spec, NULL, &x->m);
-        for (int k = 0; k < 2 && !rc; k++) rc = timeable_method(x->meth[k], x->m, NULL, x->c->pool, x->c->seed, &x->t[k]);
+        rbd_options mo;
+        sweep_config_method_options(x->c, &mo);
+        for (int k = 0; k < 2 && !rc; k++) rc = timeable_method(x->meth[k], x->m, &mo, x->c->pool, x->c->seed, &x->t[k]);
         if (rc) { release(x); return rc; }
         x->N = N;
     }

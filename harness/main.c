@@ -10,10 +10,12 @@ static const cli_command commands[] = {
     { "models", "list the model families, describe a model", cmd_models },
     { "eval", "evaluate one method at one state, print its outputs", cmd_eval },
     { "time", "time methods on autoTree models, print a table", cmd_time },
+    { "accuracy", "score every method against the MPFR reference", cmd_accuracy },
     { "sweep", "time methods x bf x N into a results directory", cmd_sweep },
     { "crossover", "smallest N at which method A beats B (bisection)", cmd_crossover },
     { "plot", "render the figures of a results directory", cmd_plot },
     { "compare", "compare two runs, fail on a regression", cmd_compare },
+    { "anchors", "a run against the stored Pinocchio timings and machine floors", cmd_anchors },
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

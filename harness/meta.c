@@ -11,6 +11,7 @@
 #include "atomicio.h"
 #include "meta.h"
 #include "results.h"
+#include "fd_compose.h"
 
 #ifndef RBD_VERSION
 #define RBD_VERSION "unknown"
@@ -142,4 +143,13 @@ int meta_write(const char *dir, const char *cmdline, json_t *extra)
     json_decref(m);
     free(path);
     return rc;
+}
+
+json_t *meta_method_options(const sweep_config *c)
+{
+    rbd_options o;
+    sweep_config_method_options(c, &o);
+    return json_pack("{s:s, s:i, s:b, s:f}", "minv", rbd_minv_name(o.minv), "fdsva_crossover",
+                     o.fdsva_crossover > 0 ? o.fdsva_crossover : RBD_FDSVA_CROSSOVER_DEFAULT, "fd_forward",
+                     o.fd_forward, "cs_step", o.cs_step);
 }

@@ -25,4 +25,9 @@ int meta_check_same_build(const char *dir);
  * extra (may be NULL) is merged in (e.g. counters, pinning). */
 int meta_write(const char *dir, const char *cmdline, json_t *extra);
 
+/* The method options a run used (sweep_config's minv, fdsva_crossover with
+ * the built-in default resolved), as a new JSON object. */
+#include "sweepconf.h"
+json_t *meta_method_options(const sweep_config *c);
+
 #endif

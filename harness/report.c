@@ -5,11 +5,13 @@
 #include <string.h>
 #include "rbd.h"
 #include "atomicio.h"
+#include "report_accuracy.h"
 #include "results.h"
 
 typedef struct {
     const timing_row *rows;
     int n;
+    const char *dir;
 } tables_ctx;
 
 static int cmp_int(const void *a, const void *b)
@@ -56,7 +58,7 @@ static int write_tables(FILE *f, void *p)
         if (j == nbf) bfs[nbf++] = c->rows[k].bf;
     }
     qsort(bfs, (size_t)nbf, sizeof *bfs, cmp_double);
-    fputs("# Timings: median microseconds per call\n\n"
+    if (c->n) fputs("# Timings: median microseconds per call\n\n"
           "Median over the timed batches of the wall time per call (timings.csv has min, quartiles and "
           "counters). autoTree models with the skew and taper in timings.csv.\n", f);
     for (int b = 0; b < nbf; b++) {
@@ -86,9 +88,9 @@ static int write_tables(FILE *f, void *p)
         }
     }
     if (others) {
-        fputs("\n## Other models\n\n| model | nv |", f);
+        fputs("\n## Other models\n\n| model | nq | nv |", f);
         for (int m = 0; m < nm; m++) fprintf(f, " %s |", meth[m]);
-        fputs("\n|---|---:|", f);
+        fputs("\n|---|---:|---:|", f);
         for (int m = 0; m < nm; m++) fputs("---:|", f);
         fputc('\n', f);
         for (int k = 0; k < c->n; k++) {
@@ -97,7 +99,7 @@ static int write_tables(FILE *f, void *p)
             int seen = 0;
             for (int j = 0; j < k && !seen; j++) seen = !isfinite(c->rows[j].bf) && !strcmp(c->rows[j].model, r->model);
             if (seen) continue;
-            fprintf(f, "| %s | %d |", r->model, r->nv);
+            fprintf(f, "| %s | %d | %d |", r->model, r->nq, r->nv);
             for (int m = 0; m < nm; m++) {
                 const timing_row *hit = NULL;
                 for (int j = 0; j < c->n && !hit; j++)
@@ -110,6 +112,16 @@ static int write_tables(FILE *f, void *p)
         }
     }
     free(meth); free(bfs); free(Ns);
+    /* the accuracy audit's summary, when the run has one */
+    csvlog acc;
+    int present = 0;
+    int rc = accuracy_read(c->dir, &acc, &present);
+    if (rc) return rc;
+    if (present) {
+        if (c->n) fputc('\n', f);
+        accuracy_summary(f, &acc);
+        csvlog_close(&acc);
+    }
     return RBD_OK;
 }
 
@@ -117,7 +129,7 @@ int report_write_tables(const char *dir, const timing_row *rows, int n)
 {
     char *path = results_path(dir, "tables.md");
     if (!path) return rbd_fail(RBD_ENOMEM, "out of memory");
-    tables_ctx c = { rows, n };
+    tables_ctx c = { rows, n, dir };
     int rc = atomic_write(path, write_tables, &c);
     free(path);
     return rc;

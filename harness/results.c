@@ -14,7 +14,7 @@ const csv_col timings_cols[TIMINGS_NCOLS] = {
     { "method", CSV_STR }, { "kind", CSV_STR }, { "model", CSV_STR }, { "bf", CSV_OPTNUM }, { "N", CSV_INT },
     { "nv", CSV_INT }, { "median_ns", CSV_NUM }, { "min_ns", CSV_NUM }, { "q1_ns", CSV_NUM }, { "q3_ns", CSV_NUM },
     { "iqr_ns", CSV_NUM }, { "batches", CSV_INT }, { "calls_per_batch", CSV_INT }, { "instructions", CSV_OPTNUM },
-    { "cycles", CSV_OPTNUM },
+    { "cycles", CSV_OPTNUM }, { "nq", CSV_INT },
 };
 
 /* Written by the accuracy audit: errors of one output of one method on one
@@ -86,6 +86,7 @@ int timing_row_from_fields(char *const *f, timing_row *r)
     r->calls_per_batch = atol(f[12]);
     r->instructions = num_or_nan(f[13]);
     r->cycles = num_or_nan(f[14]);
+    r->nq = atoi(f[15]);
     return RBD_OK;
 }
 
@@ -108,6 +109,7 @@ void timing_row_to_fields(const timing_row *r, char buf[TIMINGS_NCOLS][64], cons
     snprintf(buf[12], 64, "%ld", r->calls_per_batch);
     if (isfinite(r->instructions)) snprintf(buf[13], 64, "%.6g", r->instructions);
     if (isfinite(r->cycles)) snprintf(buf[14], 64, "%.6g", r->cycles);
+    snprintf(buf[15], 64, "%d", r->nq > 0 ? r->nq : r->nv);
 }
 
 /* skew and taper of an autotree spec (defaults 0 and 1). */

@@ -20,7 +20,7 @@
 #define ACCURACY_CSV "accuracy.csv"
 #define CROSSOVER_CSV "crossover.csv"
 
-enum { TIMINGS_NCOLS = 15, TIMINGS_NKEY = 3 };
+enum { TIMINGS_NCOLS = 16, TIMINGS_NKEY = 3 };
 extern const csv_col timings_cols[TIMINGS_NCOLS];
 enum { ACCURACY_NCOLS = 11, ACCURACY_NKEY = 4 };
 extern const csv_col accuracy_cols[ACCURACY_NCOLS];
@@ -39,6 +39,7 @@ typedef struct {
     int batches;
     long calls_per_batch;
     double instructions, cycles;    /* per call; NAN when not measured */
+    int nq;                 /* configuration size (robots: nq > nv with quaternions) */
 } timing_row;
 
 /* Creates dir (and parents) and proves it writable; errors name the path. */

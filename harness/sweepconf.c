@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "method.h"
+#include "modelspec.h"
 #include "sweepconf.h"
 #include "timeable.h"
 
@@ -26,6 +27,17 @@ void sweep_config_init(sweep_config *c)
     c->counters = 1;
     c->xo_lo = 2;
     c->xo_hi = 200;
+    c->acc_skew = 1.0471975511965976;   /* pi/3 */
+    c->acc_taper = 0.99;
+    c->acc_states = 3;
+    c->minv = RBD_MINV_ANALYTIC;
+}
+
+void sweep_config_method_options(const sweep_config *c, rbd_options *o)
+{
+    rbd_options_default(o);
+    o->minv = (rbd_minv_kind)c->minv;
+    o->fdsva_crossover = c->fdsva_crossover;
 }
 
 static void free_strs(char **s, int n)
@@ -43,6 +55,11 @@ void sweep_config_free(sweep_config *c)
     free_strs(c->models, c->nmodels);
     free_strs(c->xo_a, c->nxo);
     free_strs(c->xo_b, c->nxo);
+    free_strs(c->robots, c->nrobots);
+    free(c->acc_N);
+    free(c->acc_bf);
+    free_strs(c->acc_models, c->nacc_models);
+    free(c->cache);
     memset(c, 0, sizeof *c);
 }
 
@@ -225,9 +242,31 @@ static int set_methods(sweep_config *c, const char *v, const char *where)
     return RBD_OK;
 }
 
+/* robots = ur5, hyq:freeflyer, urdf:PATH, ... (modelspec.h) */
+static int set_robots(sweep_config *c, const char *v, const char *where)
+{
+    char tok[512], spec[600];
+    const char *s = v;
+    free_strs(c->robots, c->nrobots);
+    c->robots = NULL;
+    c->nrobots = 0;
+    while (next_token(&s, tok, sizeof tok)) {
+        if (robot_spec(tok, spec, sizeof spec)) {
+            char msg[600];
+            snprintf(msg, sizeof msg, "%s", rbd_last_error());   /* rbd_fail formats into that buffer */
+            return rbd_fail(RBD_EPARSE, "%s: %s", where, msg);
+        }
+        int rc = push_str(&c->robots, &c->nrobots, spec);
+        if (rc) return rc;
+    }
+    return c->nrobots ? RBD_OK : rbd_fail(RBD_EPARSE, "%s: robots: empty list", where);
+}
+
 const char *const sweep_keys[] = { "name", "methods", "base", "N", "bf", "skew", "taper", "model", "seed", "pool",
                                     "batches", "batch_ms", "warmup_ms", "pin", "blas_threads", "counters",
-                                    "crossover", "crossover_range", NULL };
+                                    "crossover", "crossover_range", "robots", "accuracy_N", "accuracy_bf",
+                                    "accuracy_skew", "accuracy_taper", "accuracy_model", "accuracy_states", "cache",
+                                    "minv", "fdsva_crossover", NULL };
 
 int sweep_config_set(sweep_config *c, const char *key, const char *v, const char *where)
 {
@@ -240,7 +279,7 @@ int sweep_config_set(sweep_config *c, const char *key, const char *v, const char
             used += (size_t)snprintf(valid + used, sizeof valid - used, "%s%s", j ? ", " : "", sweep_keys[j]);
         return rbd_fail(RBD_EPARSE, "%s: unknown key '%s' (valid: %s)", where, key, valid);
     }
-    int repeatable = !strcmp(key, "model") || !strcmp(key, "crossover");
+    int repeatable = !strcmp(key, "model") || !strcmp(key, "crossover") || !strcmp(key, "accuracy_model");
     if (!repeatable && (c->seen & (1u << k))) return rbd_fail(RBD_EPARSE, "%s: key '%s' given twice", where, key);
     c->seen |= 1u << k;
     if (!*v) return rbd_fail(RBD_EPARSE, "%s: %s: no value", where, key);
@@ -264,10 +303,11 @@ int sweep_config_set(sweep_config *c, const char *key, const char *v, const char
         c->taper = x;
         return RBD_OK;
     case 7:
+    case 23:
         if (strncmp(v, "urdf:", 5) && strncmp(v, "autotree:", 9))
-            return rbd_fail(RBD_EPARSE, "%s: model: '%s' is not a model spec (urdf:PATH[,freeflyer] or "
-                            "autotree:N=..,bf=..)", where, v);
-        return push_str(&c->models, &c->nmodels, v);
+            return rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not a model spec (urdf:PATH[,freeflyer] or "
+                            "autotree:N=..,bf=..)", where, key, v);
+        return k == 7 ? push_str(&c->models, &c->nmodels, v) : push_str(&c->acc_models, &c->nacc_models, v);
     case 8:
         if ((rc = one_num(v, where, key, 0, 9007199254740992.0, &x))) return rc;
         if (x != floor(x)) return rbd_fail(RBD_EPARSE, "%s: seed: '%s' is not a whole number", where, v);
@@ -308,6 +348,24 @@ int sweep_config_set(sweep_config *c, const char *key, const char *v, const char
         c->xo_hi = hi;
         return RBD_OK;
     }
+    case 18: return set_robots(c, v, where);
+    case 19: free(c->acc_N); return parse_int_list(v, where, key, 1, &c->acc_N, &c->nacc_N);
+    case 20: free(c->acc_bf); return parse_num_list(v, where, key, 1, &c->acc_bf, &c->nacc_bf);
+    case 21: return one_num(v, where, key, -1e3, 1e3, &c->acc_skew);
+    case 22:
+        if ((rc = one_num(v, where, key, 0, 1e3, &x))) return rc;
+        if (!(x > 0)) return rbd_fail(RBD_EINVAL, "%s: accuracy_taper: %s is out of range (> 0)", where, v);
+        c->acc_taper = x;
+        return RBD_OK;
+    case 24: return one_int(v, where, key, 1, 10000, &c->acc_states);
+    case 25:
+        free(c->cache);
+        return (c->cache = strdup(v)) ? RBD_OK : rbd_fail(RBD_ENOMEM, "out of memory");
+    case 26:
+        for (int kind = 0; kind < RBD_MINV_NKINDS; kind++)
+            if (!strcmp(v, rbd_minv_name((rbd_minv_kind)kind))) { c->minv = kind; return RBD_OK; }
+        return rbd_fail(RBD_EPARSE, "%s: minv: unknown variant '%s' (valid: analytic, ltdl, lapack)", where, v);
+    case 27: return one_int(v, where, key, 0, 1 << 20, &c->fdsva_crossover);
     }
     return RBD_OK;
 }

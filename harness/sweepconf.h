@@ -23,6 +23,21 @@
  *   counters     = yes | no           hardware counters (perf_event_open)
  *   crossover    = A B                a crossover search, A vs B (repeatable)
  *   crossover_range = 2:200           N range of the crossover searches
+ *   robots       = ur5, hyq:freeflyer robot models, timed and audited (modelspec.h:
+ *                                     NAME[:freeflyer] = urdf:tests/models/NAME.urdf)
+ *
+ * The accuracy audit (accuracy_run.h; a sweep runs it when accuracy_N or
+ * accuracy_model is set, `rbdiff accuracy` always):
+ *   accuracy_N      = 10, 50, 100     autoTree N of the audit
+ *   accuracy_bf     = 1, 2, 5         its branching factors (default 1)
+ *   accuracy_skew   = 1.0471975511965976   (default pi/3: not planar)
+ *   accuracy_taper  = 0.99            (default 0.99: see accuracy_run.h)
+ *   accuracy_model  = SPEC            an extra audited model (repeatable)
+ *   accuracy_states = 3               random states per model (seeded by seed)
+ *   cache           = DIR             MPFR reference cache (default
+ *                                     $RBD_CACHE_DIR, else ~/.cache/rbdiff)
+ *   minv         = analytic | ltdl | lapack   M^-1 variant of the FD methods
+ *   fdsva_crossover = 0               fdsva's DMM -> AZA switch in dofs (0: built-in)
  *
  * Every error names file:line (or the flag), the key and the bad value.
  */
@@ -31,6 +46,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "method.h"
 
 typedef struct {
     char *name;
@@ -46,6 +62,15 @@ typedef struct {
     int pin, blas_threads, counters;
     char **xo_a, **xo_b; int nxo;
     int xo_lo, xo_hi;
+    char **robots; int nrobots;       /* model specs of the robots key */
+    int *acc_N; int nacc_N;
+    double *acc_bf; int nacc_bf;
+    double acc_skew, acc_taper;
+    char **acc_models; int nacc_models;
+    int acc_states;
+    char *cache;                      /* NULL: the default cache directory */
+    int minv;                         /* rbd_minv_kind of the FD methods      */
+    int fdsva_crossover;              /* rbd_options.fdsva_crossover          */
     unsigned seen;                    /* bit per key already set (duplicates) */
 } sweep_config;
 
@@ -62,6 +87,8 @@ int sweep_config_read_stream(sweep_config *c, FILE *f, const char *path);
 /* Forgets which keys were set, so flags may override a file's values. */
 void sweep_config_allow_override(sweep_config *c);
 
+/* The method options the config selects (rbd_options_default otherwise). */
+void sweep_config_method_options(const sweep_config *c, rbd_options *o);
 /* Every key, NULL-terminated; each is also a flag (--KEY, '_' -> '-'). */
 extern const char *const sweep_keys[];
 enum { SWEEP_OPT_BASE = 1000 };

@@ -87,18 +87,25 @@ static int finite_all(const double *x, int n)
     return 1;
 }
 
-/* Smallest principal minor test of a symmetric 3x3 (>= -tol at each order). */
-static int psd3(const double A[9], double scale)
+/* A symmetric 3x3 is positive semi-definite when every principal minor of
+ * order k is >= -rtol * scale^k: rounding in the minors themselves is of
+ * order eps * scale^k, so the tolerance must scale the same way. */
+int rbd_sym3_psd(const double A[9], double scale, double rtol)
 {
-    double tol = 1e-9 * (scale > 0 ? scale : 1);
+    double s = scale > 0 ? scale : 1;
     for (int k = 0; k < 3; k++)
-        if (A[4 * k] < -tol) return 0;
+        if (A[4 * k] < -rtol * s) return 0;
     for (int a = 0; a < 3; a++)
         for (int b = a + 1; b < 3; b++)
-            if (A[4 * a] * A[4 * b] - A[3 * a + b] * A[3 * b + a] < -tol * tol) return 0;
+            if (A[4 * a] * A[4 * b] - A[3 * a + b] * A[3 * b + a] < -rtol * s * s) return 0;
     double det = A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) +
                  A[2] * (A[3] * A[7] - A[4] * A[6]);
-    return det >= -tol * tol * tol;
+    return det >= -rtol * s * s * s;
+}
+
+static int psd3(const double A[9], double scale)
+{
+    return rbd_sym3_psd(A, scale, 1e-9);
 }
 
 int rbd_model_add_warning(rbd_model *m, const char *msg)

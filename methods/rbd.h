@@ -122,6 +122,10 @@ int rbd_builder_add(rbd_builder *b, int parent, const rbd_joint *j, const sp_xfo
 int rbd_builder_finish(rbd_builder *b, const rbd_model_opts *o, const char *spec, rbd_model **out);
 
 void rbd_model_free(rbd_model *m);
+
+/* 1 when the symmetric 3x3 A is positive semi-definite: principal minors of
+ * order k >= -rtol * scale^k (scale: e.g. the sum of |diagonal|). */
+int rbd_sym3_psd(const double A[9], double scale, double rtol);
 /* Appends a copy of msg to m->warn (loaders record what they had to bend). */
 int rbd_model_add_warning(rbd_model *m, const char *msg);
 

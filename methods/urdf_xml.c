@@ -192,18 +192,9 @@ static int parse_origin(const owner *o, const xmlNode *parent, double p[3], doub
     return rc;
 }
 
-/* Principal minors of a symmetric 3x3 >= -tol (tolerance relative to its trace). */
 static int psd3(const double A[9])
 {
-    double s = fabs(A[0]) + fabs(A[4]) + fabs(A[8]);
-    double tol = 1e-9 * (s > 0 ? s : 1);
-    if (A[0] < -tol || A[4] < -tol || A[8] < -tol) return 0;
-    if (A[0] * A[4] - A[1] * A[1] < -tol * tol || A[0] * A[8] - A[2] * A[2] < -tol * tol ||
-        A[4] * A[8] - A[5] * A[5] < -tol * tol)
-        return 0;
-    double det = A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) +
-                 A[2] * (A[3] * A[7] - A[4] * A[6]);
-    return det >= -tol * tol * tol;
+    return rbd_sym3_psd(A, fabs(A[0]) + fabs(A[4]) + fabs(A[8]), 1e-9);
 }
 
 /* <inertial>: the inertia is given about the CoM in the inertial frame (origin

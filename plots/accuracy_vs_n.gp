@@ -1,9 +1,14 @@
-# Accuracy against N (the paper's §V.A): term-wise RMS relative error of each
-# method's outputs against the MPFR reference.
+# Accuracy against N (the paper's §V.A): term-wise RMS relative error of one
+# output of each method against the MPFR reference (one figure per output).
 # Called by `rbdiff plot` with:
 #   outbase  output path without extension
 #   files    data files: N rms_rel max_abs normwise
-#   titles, colors, dts, ttl   as in time_vs_n.gp (colour per method/output)
+#   titles, colors, dts, ttl   as in time_vs_n.gp (colour per method)
+# Twelve distinct colours, so up to twelve methods never share one.
+array pal[12] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", \
+                 "#7f7f7f", "#bcbd22", "#000000", "#3b3bff"]
+do for [k = 1:12] { set linetype k lc rgb pal[k] }
+set linetype cycle 12
 set dashtype 2 (9, 5)
 set dashtype 3 (1.5, 4)
 set dashtype 4 (9, 4, 1.5, 4)

@@ -14,7 +14,7 @@ fails=0
 if ! "$RBDIFF" plot "$TMP/synth" >"$TMP/out" 2>"$TMP/err"; then
     echo "FAIL: rbdiff plot on synthetic results"; cat "$TMP/err"; exit 1
 fi
-for f in fig2_id fig2_fd fig3_frames fig4_pin26 fig6_pin26fd fig7_times fig7_speedup times_all accuracy; do
+for f in fig2_id fig2_fd fig3_frames fig4_pin26 fig6_pin26fd fig7_times fig7_speedup fig5_id fig5_fd times_all accuracy_dtau_dq accuracy_dtau_dv accuracy_dqdd_dq accuracy_dqdd_dv; do
     for ext in png svg; do
         if [ ! -s "$TMP/synth/plots/$f.$ext" ]; then echo "FAIL: $f.$ext missing or empty"; fails=$((fails + 1)); fi
     done
@@ -26,12 +26,17 @@ fi
 # the crossover of crossover.csv reaches the Fig. 7 scripts
 if ! grep -q "N = 57" "$TMP/synth/plots/fig7_times.svg"; then echo "FAIL: crossover N not marked"; fails=$((fails + 1)); fi
 
+# Fig. 5: one cluster per robot, ordered by nv, in the data gnuplot reads
+if [ "$(awk '!/^#/ { printf "%s ", $1 }' "$TMP/synth/plots/data/fig5_id.dat")" != "ur5 hyq+ff " ]; then
+    echo "FAIL: fig5_id.dat robots"; cat "$TMP/synth/plots/data/fig5_id.dat"; fails=$((fails + 1))
+fi
+
 # only the base algorithm measured: the paper's figures are skipped with a note
 mkdir -p "$TMP/base"
 head -1 "$TMP/synth/timings.csv" >"$TMP/base/timings.csv"
 grep '^rnea,' "$TMP/synth/timings.csv" >>"$TMP/base/timings.csv"
 if ! "$RBDIFF" plot "$TMP/base" >"$TMP/out" 2>"$TMP/err"; then echo "FAIL: plot with missing data failed"; cat "$TMP/err"; fails=$((fails + 1)); fi
-for note in "plot fig2_id: skipped (no timings for idsva rneacr)" "plot accuracy: skipped (no $TMP/base/accuracy.csv)"; do
+for note in "plot fig2_id: skipped (no timings for idsva rneacr)" "plot fig5_id: skipped (no robot timings for idsva)" "plot accuracy: skipped (no $TMP/base/accuracy.csv)"; do
     if ! grep -qF "$note" "$TMP/out"; then echo "FAIL: no note '$note'"; cat "$TMP/out"; fails=$((fails + 1)); fi
 done
 if [ ! -s "$TMP/base/plots/times_all.png" ]; then echo "FAIL: times_all.png missing"; fails=$((fails + 1)); fi

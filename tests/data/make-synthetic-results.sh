@@ -13,7 +13,7 @@ awk -v dir="$dir" 'BEGIN {
     nb = split("1 2 5", bfs, " ")
     nm = split("idsva idsva-body rneacr pin26 fdsva fdcr abacr pin26-fd fdsva-dmm fdsva-aza rnea", ms, " ")
     t = dir "/timings.csv"; a = dir "/accuracy.csv"; x = dir "/crossover.csv"
-    print "method,kind,model,bf,N,nv,median_ns,min_ns,q1_ns,q3_ns,iqr_ns,batches,calls_per_batch,instructions,cycles" > t
+    print "method,kind,model,bf,N,nv,median_ns,min_ns,q1_ns,q3_ns,iqr_ns,batches,calls_per_batch,instructions,cycles,nq" > t
     print "method,output,model,bf,N,nv,states,rms_rel,max_abs,normwise,zero_max" > a
     srand(1)
     for (b = 1; b <= nb; b++) for (i = 1; i <= nN; i++) {
@@ -37,9 +37,9 @@ awk -v dir="$dir" 'BEGIN {
             kind = (m == "rnea") ? "base" : (m ~ /^fd|abacr|pin26-fd/) ? "FD" : "ID"
             if (m == "pin26-fd") kind = "FD"
             med = c * (1 + 0.02 * (rand() - 0.5))
-            printf "%s,%s,\"autotree:N=%d,bf=%s,skew=0,taper=1\",%s,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,11,%d,%.6g,%.6g\n", \
+            printf "%s,%s,\"autotree:N=%d,bf=%s,skew=0,taper=1\",%s,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,11,%d,%.6g,%.6g,%d\n", \
                 m, kind, N, bf, bf, N, N, med, 0.97 * med, 0.99 * med, 1.02 * med, 0.03 * med, int(1e7 / med) + 1, \
-                3.1 * med, 2.6 * med > t
+                3.1 * med, 2.6 * med, N > t
         }
         split("idsva:dtau_dq idsva:dtau_dv rneacr:dtau_dq fdsva:dqdd_dq fdsva:dqdd_dv", acc, " ")
         for (k = 1; k <= 5; k++) {
@@ -48,6 +48,19 @@ awk -v dir="$dir" 'BEGIN {
             printf "%s,%s,\"autotree:N=%d,bf=%s,skew=1.0471975511965976,taper=0.9\",%s,%d,%d,5,%.4g,%.4g,%.4g,0\n", \
                 mo[1], mo[2], N, bf, bf, N, N, e, 30 * e, 2 * e > a
         }
+    }
+    # robots (Fig. 5): cost by nv, the same made-up models at N = nv
+    split("urdf:tests/models/ur5.urdf urdf:tests/models/hyq.urdf,freeflyer", rob, " ")
+    split("6 18", rnv, " "); split("6 19", rnq, " "); split("6 13", rnb, " ")
+    split("idsva pin26 rneacr fdsva pin26-fd abacr", rm, " ")
+    for (r = 1; r <= 2; r++) for (k = 1; k <= 6; k++) {
+        N = rnv[r]; d = 4
+        c = (rm[k] == "idsva") ? 250 * N + 6 * N * d : (rm[k] == "pin26") ? 300 * N + 14 * N * d : \
+            (rm[k] == "rneacr") ? 500 * N + 90 * N * d : (rm[k] == "fdsva") ? 400 * N + 9 * N * d : \
+            (rm[k] == "pin26-fd") ? 720 * N + 16 * N * d : 700 * N + 120 * N * d
+        kind = (rm[k] ~ /^fd|abacr|pin26-fd/) ? "FD" : "ID"
+        printf "%s,%s,\"%s\",,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,11,%d,,,%d\n", rm[k], kind, rob[r], rnb[r], N, c, \
+            0.97 * c, 0.99 * c, 1.02 * c, 0.03 * c, int(1e7 / c) + 1, rnq[r] > t
     }
     print "A,B,bf,range,N_cross,bracket_lo,bracket_hi,status,probes,repetitions,confidence" > x
     # fdsva-aza faster than fdsva-dmm once 0.06 N^3 > 2.5 N^2 + 50 N, i.e. N >= 57 (in every bf)

@@ -1,0 +1,117 @@
+/* rbdiff anchors RESULTS: a run's timings against the stored Pinocchio
+ * figures and the machine floors (anchors.h), printed and written to
+ * RESULTS/vs-pinocchio.md. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "anchors.h"
+#include "atomicio.h"
+#include "cli.h"
+
+#ifndef RBD_SOURCE_DIR
+#define RBD_SOURCE_DIR "."
+#endif
+
+static const char help[] =
+    "Usage: rbdiff anchors RESULTS [--anchors DIR] [--table KEY] [--stat median|min] [--no-write] [--check]\n\n"
+    "Compares the median ns per call of a results directory (or a timings.csv or\n"
+    "Google Benchmark JSON file) with Pinocchio 3.7.0's figures on this machine\n"
+    "kind (DIR/pinocchio-timings.md) and with the output-write floor of\n"
+    "DIR/machine-limits.md: idsva <-> rnea_derivs, fdsva(-aza) <-> aba_derivs,\n"
+    "fdsva-dmm and pin26-fd <-> fd_via_id, rnea, aba, minv <-> the same.  Prints a\n"
+    "markdown table with the ratios, issue 10's targets and pass/FAIL, and writes\n"
+    "it to RESULTS/vs-pinocchio.md (beside the file when RESULTS is a file).\n\n"
+    "  --anchors DIR  the anchors directory (default " RBD_SOURCE_DIR "/../shared/anchors)\n"
+    "  --table KEY    Pinocchio's build: clang-native (default, its best), gcc-native, gcc-plain\n"
+    "  --stat S       our figure: median (default) or min ns per call (the min of the\n"
+    "                 batches resists load from other processes on a shared machine)\n"
+    "  --no-write     print only\n"
+    "  --check        exit 1 when a target is missed\n"
+    "  -h, --help\n";
+
+typedef struct {
+    const anchor_set *s;
+    const char *key, *source;
+    const timing_row *rows;
+    int n;
+} md_ctx;
+
+static int write_md(FILE *f, void *p)
+{
+    md_ctx *c = p;
+    anchors_write_markdown(f, c->s, c->key, c->rows, c->n, c->source);
+    return ferror(f) ? RBD_EIO : RBD_OK;
+}
+
+int cmd_anchors(int argc, char **argv)
+{
+    static const struct option opts[] = { { "anchors", required_argument, 0, 'a' }, { "table", required_argument, 0, 't' },
+                                          { "no-write", no_argument, 0, 'n' }, { "stat", required_argument, 0, 's' }, { "check", no_argument, 0, 'c' },
+                                          { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
+    const char *dir = RBD_SOURCE_DIR "/../shared/anchors", *key = "clang-native";
+    int nowrite = 0, check = 0, use_min = 0, ch;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, ":ha:t:", opts, NULL)) != -1) {
+        if (ch == 'h') { fputs(help, stdout); return EXIT_OK; }
+        else if (ch == 'a') dir = optarg;
+        else if (ch == 't') key = optarg;
+        else if (ch == 'n') nowrite = 1;
+        else if (ch == 'c') check = 1;
+        else if (ch == 's') {
+            if (!strcmp(optarg, "min")) use_min = 1;
+            else if (strcmp(optarg, "median"))
+                return cli_error("anchors", EXIT_USAGE, "--stat: '%s' is neither median nor min", optarg);
+        }
+        else return cli_bad_option("anchors", ch, argv);
+    }
+    if (argc - optind != 1) {
+        cli_error("anchors", EXIT_USAGE, "needs one results directory or timings file");
+        return cli_usage_error("anchors");
+    }
+    const char *res = argv[optind];
+    char pin[4096], lim[4096];
+    snprintf(pin, sizeof pin, "%s/pinocchio-timings.md", dir);
+    snprintf(lim, sizeof lim, "%s/machine-limits.md", dir);
+    anchor_set s;
+    memset(&s, 0, sizeof s);
+    if (anchors_load(pin, &s)) return cli_lib_error("anchors", EXIT_FAIL);
+    if (anchors_load_floors(lim, &s)) { anchors_free(&s); return cli_lib_error("anchors", EXIT_FAIL); }
+    if (!anchors_find(&s, key, 0) && !anchors_find(&s, key, 1)) {
+        char keys[512] = "";
+        for (int k = 0; k < s.ntab; k++)
+            if (!strstr(keys, s.tab[k].key) && strlen(keys) + strlen(s.tab[k].key) + 3 < sizeof keys) {
+                if (*keys) strcat(keys, ", ");
+                strcat(keys, s.tab[k].key);
+            }
+        anchors_free(&s);
+        return cli_error("anchors", EXIT_USAGE, "--table: no table '%s' in %s (there: %s)", key, pin, keys);
+    }
+    timing_row *rows = NULL;
+    int n = 0;
+    if (timing_rows_load(res, &rows, &n)) { anchors_free(&s); return cli_lib_error("anchors", EXIT_FAIL); }
+    for (int k = 0; use_min && k < n; k++) rows[k].median_ns = rows[k].min_ns;
+    char source[4200];
+    snprintf(source, sizeof source, "%s (%s per call)", res, use_min ? "min over the batches" : "median");
+    int missed = anchors_write_markdown(stdout, &s, key, rows, n, source);
+    int rc = EXIT_OK;
+    if (!nowrite) {
+        struct stat st;
+        char out[4096];
+        if (!stat(res, &st) && S_ISDIR(st.st_mode)) snprintf(out, sizeof out, "%s/vs-pinocchio.md", res);
+        else {
+            const char *slash = strrchr(res, '/');
+            if (slash) snprintf(out, sizeof out, "%.*s/vs-pinocchio.md", (int)(slash - res), res);
+            else snprintf(out, sizeof out, "vs-pinocchio.md");
+        }
+        md_ctx c = { &s, key, source, rows, n };
+        if (atomic_write(out, write_md, &c)) rc = cli_lib_error("anchors", EXIT_FAIL);
+        else fprintf(stderr, "rbdiff anchors: wrote %s\n", out);
+    }
+    free(rows);
+    anchors_free(&s);
+    if (rc == EXIT_OK && check && missed) rc = EXIT_FAIL;
+    return rc;
+}

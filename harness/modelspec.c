@@ -1,0 +1,90 @@
+/* Model specs with relative URDF paths and robot short names (modelspec.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "modelspec.h"
+
+#ifndef RBD_SOURCE_DIR
+#define RBD_SOURCE_DIR "."
+#endif
+
+static const char ff_sfx[] = ",freeflyer";
+
+int model_from_spec(const char *spec, rbd_model **m)
+{
+    if (!spec || strncmp(spec, "urdf:", 5) || spec[5] == '/' || !spec[5]) return rbd_model_from_spec(spec, NULL, m);
+    const char *path = spec + 5;
+    size_t len = strlen(path), sl = sizeof ff_sfx - 1;
+    int ff = len > sl && !strcmp(path + len - sl, ff_sfx);
+    if (ff) len -= sl;
+    char file[4096];
+    if (len >= sizeof file) return rbd_fail(RBD_EINVAL, "model spec '%s': path too long", spec);
+    memcpy(file, path, len);
+    file[len] = 0;
+    if (access(file, F_OK) == 0) return rbd_model_from_spec(spec, NULL, m);
+    char bare[4200], alt[4300];
+    snprintf(bare, sizeof bare, "%s/%s", RBD_SOURCE_DIR, file);
+    if (access(bare, F_OK) != 0) return rbd_model_from_spec(spec, NULL, m);  /* its message names the path */
+    snprintf(alt, sizeof alt, "urdf:%s%s", bare, ff ? ff_sfx : "");
+    rbd_model *out = NULL;
+    int rc = rbd_model_from_spec(alt, NULL, &out);
+    if (rc) return rc;
+    /* the model remembers the portable spec, not this checkout's path */
+    char *s = strdup(spec);
+    if (!s) { rbd_model_free(out); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    free(out->spec);
+    out->spec = s;
+    *m = out;
+    return RBD_OK;
+}
+
+int robot_spec(const char *tok, char *buf, size_t len)
+{
+    if (!*tok) return rbd_fail(RBD_EPARSE, "robots: empty name");
+    if (!strncmp(tok, "urdf:", 5) || !strncmp(tok, "autotree:", 9)) {
+        snprintf(buf, len, "%s", tok);
+        return RBD_OK;
+    }
+    char name[512];
+    snprintf(name, sizeof name, "%s", tok);
+    int ff = 0;
+    char *colon = strrchr(name, ':');
+    if (colon) {
+        if (strcmp(colon + 1, "freeflyer"))
+            return rbd_fail(RBD_EPARSE, "robots: '%s': only ':freeflyer' may follow a robot name", tok);
+        *colon = 0;
+        ff = 1;
+    }
+    size_t n = strlen(name);
+    int is_path = strchr(name, '/') || (n > 5 && !strcmp(name + n - 5, ".urdf"));
+    if (!is_path)
+        for (const char *p = name; *p; p++)
+            if (!(*p == '_' || *p == '-' || *p == '.' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+                  (*p >= 'A' && *p <= 'Z')))
+                return rbd_fail(RBD_EPARSE, "robots: '%s' is not a robot name, path or spec", tok);
+    snprintf(buf, len, "urdf:%s%s%s%s", is_path ? "" : "tests/models/", name, is_path ? "" : ".urdf",
+             ff ? ff_sfx : "");
+    return RBD_OK;
+}
+
+double spec_bf(const char *spec)
+{
+    if (strncmp(spec, "autotree:", 9)) return NAN;
+    const char *p = strstr(spec, "bf=");
+    return p ? strtod(p + 3, NULL) : 1;
+}
+
+void spec_label(const char *spec, char *buf, size_t len)
+{
+    if (!strncmp(spec, "autotree:", 9)) { snprintf(buf, len, "%s", spec + 9); return; }
+    if (strncmp(spec, "urdf:", 5)) { snprintf(buf, len, "%s", spec); return; }
+    const char *path = spec + 5, *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t n = strlen(base), sl = sizeof ff_sfx - 1;
+    int ff = n > sl && !strcmp(base + n - sl, ff_sfx);
+    if (ff) n -= sl;
+    if (n > 5 && !strncmp(base + n - 5, ".urdf", 5)) n -= 5;
+    snprintf(buf, len, "%.*s%s", (int)n, base, ff ? "+ff" : "");
+}

@@ -1,0 +1,28 @@
+/*
+ * Model specs as the harness takes them: the library's spec strings
+ * (DESIGN.md, "Interchange formats") plus two conveniences.
+ *
+ *  - A relative URDF path (urdf:tests/models/ur5.urdf) is looked up in the
+ *    working directory first, then in the source tree (RBD_SOURCE_DIR), so a
+ *    config under version control names robots portably and the spec that
+ *    goes into timings.csv / accuracy.csv does not depend on the checkout.
+ *  - Robot short names (the `robots` key): NAME[:freeflyer] stands for
+ *    urdf:tests/models/NAME.urdf[,freeflyer]; a token holding '/' or ending
+ *    in .urdf is a path, a token starting with urdf: or autotree: a spec.
+ */
+#ifndef RBD_MODELSPEC_H
+#define RBD_MODELSPEC_H
+
+#include <stddef.h>
+#include "rbd.h"
+
+/* rbd_model_from_spec after resolving a relative URDF path as above. */
+int model_from_spec(const char *spec, rbd_model **m);
+/* The spec a robots token stands for, into buf; RBD_EPARSE on a bad token. */
+int robot_spec(const char *token, char *buf, size_t len);
+/* bf of an autotree spec (default 1), NAN for other models. */
+double spec_bf(const char *spec);
+/* Short label: "ur5", "hyq+ff" (free-flyer), "N=10,bf=2" for autoTree. */
+void spec_label(const char *spec, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * FDSVA (Singh, Russell & Wensing 2022, sec. IV-C, Table II): IDSVA + M^-1
+ * and one of the ways to form -M^-1 dID/du (fd_compose.h):
+ *   fdsva-dmm         DMM by OpenBLAS dgemm
+ *   fdsva-dmm-loop    DMM by a plain loop (no BLAS)
+ *   fdsva-dmm-sparse  the plain loop skipping dID/du's structural zeros
+ *   fdsva-aza         AZA, eq. (34), on blocks of columns
+ *   fdsva             fdsva-dmm below rbd_options.fdsva_crossover dofs,
+ *                     fdsva-aza at and above it (default
+ *                     RBD_FDSVA_CROSSOVER_DEFAULT, measured; Fig. 7, Table III)
+ */
+#include "fd_compose.h"
+
+extern const rbd_method rbd_method_idsva, rbd_method_fdsva, rbd_method_fdsva_dmm, rbd_method_fdsva_dmm_loop,
+    rbd_method_fdsva_dmm_sparse, rbd_method_fdsva_aza;
+
+#define FDSVA(var, str, comb, sum)                                                                  \
+    static const rbd_fd_compose var##_c = { &rbd_method_##var, &rbd_method_idsva, comb };           \
+    static int var##_init(const rbd_model *m, const rbd_options *o, void **ws)                      \
+    {                                                                                               \
+        return rbd_fdc_init(&var##_c, m, o, ws);                                                    \
+    }                                                                                               \
+    const rbd_method rbd_method_##var = { .name = str, .summary = sum, .output = RBD_FD_DERIVS,     \
+                                          .joints = RBD_JOINTS_ALL, .init = var##_init,             \
+                                          .eval = rbd_fdc_eval, .fini = rbd_fdc_fini };
+
+FDSVA(fdsva, "fdsva", RBD_COMBINE_SWITCH,
+      "FDSVA: IDSVA + M^-1 + DMM (dgemm) below the crossover N, AZA (eq. 34) at and above it; sec. IV-C")
+FDSVA(fdsva_dmm, "fdsva-dmm", RBD_COMBINE_DMM_BLAS, "IDSVA + M^-1 + DMM by OpenBLAS dgemm; eq. (5), Fig. 7")
+FDSVA(fdsva_dmm_loop, "fdsva-dmm-loop", RBD_COMBINE_DMM_LOOP,
+      "IDSVA + M^-1 + DMM by a plain column loop (no BLAS); eq. (5)")
+FDSVA(fdsva_dmm_sparse, "fdsva-dmm-sparse", RBD_COMBINE_DMM_SPARSE,
+      "IDSVA + M^-1 + DMM loop over dID/du's possibly non-zero rows (ancestors and subtree) only")
+FDSVA(fdsva_aza, "fdsva-aza", RBD_COMBINE_AZA,
+      "IDSVA + M^-1 + AZA: ABA(q, 0, b, 0) on dID/du's columns, 8 at a time, ABA's IA reused; eq. (34), Fig. 7")
