@@ -168,7 +168,10 @@ int cmd_eval(int argc, char **argv)
     }
     /* A result at an ill-conditioned M(q) is written, with a warning. */
     double rcond;
-    if (!rbd_mass_rcond(m, q, &rcond) && rcond < RBD_RCOND_WARN)
+    if (!rbd_mass_rcond(m, q, &rcond) && rcond == 0)
+        fprintf(stderr, "rbdiff eval: warning: M(q) is singular at this configuration (Cholesky fails); "
+                "only quantities that do not need M^-1 are defined\n");
+    else if (rcond < RBD_RCOND_WARN)
         fprintf(stderr, "rbdiff eval: warning: M(q) is ill-conditioned (reciprocal condition number %.3g, "
                 "LAPACK dpocon): about %.0f of 16 digits may be lost\n", rcond, rcond > 0 ? -log10(rcond) : 16.0);
     if (out) {
