@@ -111,6 +111,10 @@ int bench_measure(const bench_target *t, const rbd_model *m, const bench_model *
              : t->method ? timeable_method(t->method, m, &mo, c->pool, c->seed, &tm)
                          : timeable_base(t->base, m, c->pool, c->seed, &tm);
     if (rc) return rc;
+    /* One checked evaluation first: a method that fails or returns NaN on
+     * this model is an error, never a timing row (the timed loop itself
+     * does not check). */
+    if (tm.check && (rc = tm.check(tm.ctx, 0))) { timeable_free(&tm); return rc; }
     timing_opts o;
     timing_opts_default(&o);
     o.batches = c->batches;

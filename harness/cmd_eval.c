@@ -1,10 +1,12 @@
 /* rbdiff eval: one method, one model, one state; outputs in the
  * interchange format (DESIGN.md), in the user's numbering. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "atomicio.h"
+#include "check.h"
 #include "cli.h"
 #include "dynamics.h"
 #include "rbd_io.h"
@@ -134,6 +136,14 @@ int cmd_eval(int argc, char **argv)
     }
     if (meth && rbd_method_supports(meth, m)) { cli_lib_error("eval", EXIT_FAIL); goto done; }
     /* internal q, v, a|tau; outputs: 2 vectors + 3 matrices + user scratch */
+    {
+        char what[128];
+        snprintf(what, sizeof what, "eval on nv = %d (four dense nv x nv outputs)", m->nv);
+        if (rbd_check_memory(what, 8.0 * ((double)m->nq + 4.0 * m->nv + 4.0 * m->nv * (double)m->nv))) {
+            cli_lib_error("eval", EXIT_FAIL);
+            goto done;
+        }
+    }
     buf = calloc((size_t)m->nq + 4 * nv + 4 * nn, sizeof *buf);
     if (!buf) { cli_error("eval", EXIT_FAIL, "out of memory (nv = %d)", m->nv); goto done; }
     double *q = buf, *v = q + m->nq, *x = v + nv;
@@ -149,13 +159,21 @@ int cmd_eval(int argc, char **argv)
     if (t.base) {
         rbd_data *d = rbd_data_new(m);
         if (!d) { cli_lib_error("eval", EXIT_FAIL); goto done; }
-        rc = t.base->run(m, d, q, v, x, x, e.base_out);
+        rc = rbd_base_eval(t.base, m, d, q, v, x, x, e.base_out);
         rbd_data_free(d);
         if (rc) { cli_lib_error("eval", EXIT_FAIL); goto done; }
     } else {
         if ((rc = meth->init(m, &o, &ws))) { ws = NULL; cli_lib_error("eval", EXIT_FAIL); goto done; }
-        if ((rc = meth->eval(ws, &st, &e.d))) { cli_lib_error("eval", EXIT_FAIL); goto done; }
+        if ((rc = rbd_method_eval(meth, ws, m, &st, &e.d))) { cli_lib_error("eval", EXIT_FAIL); goto done; }
     }
+    /* A result at an ill-conditioned M(q) is written, with a warning. */
+    double rcond;
+    if (!rbd_mass_rcond(m, q, &rcond) && rcond == 0)
+        fprintf(stderr, "rbdiff eval: warning: M(q) is singular at this configuration (Cholesky fails); "
+                "only quantities that do not need M^-1 are defined\n");
+    else if (rcond < RBD_RCOND_WARN)
+        fprintf(stderr, "rbdiff eval: warning: M(q) is ill-conditioned (reciprocal condition number %.3g, "
+                "LAPACK dpocon): about %.0f of 16 digits may be lost\n", rcond, rcond > 0 ? -log10(rcond) : 16.0);
     if (out) {
         if (atomic_write(out, write_blocks, &e)) { cli_lib_error("eval", EXIT_FAIL); goto done; }
     } else if (write_blocks(stdout, &e) || fflush(stdout)) {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "accuracy_sweep.h"
 #include "bench.h"
+#include "check.h"
 #include "cli.h"
 #include "meta.h"
 #include "modelspec.h"
@@ -171,11 +172,22 @@ int cmd_sweep(int argc, char **argv)
     }
     if (c.nN && !c.nbf && sweep_config_set(&c, "bf", "1", "--bf")) { cli_lib_error("sweep", 0); goto done; }
     if (bench_targets(&c, &tg, &ntg) || bench_models(&c, &bm, &nbm)) { cli_lib_error("sweep", 0); goto done; }
-    /* Every model spec must parse before anything is written. */
+    /* Every model spec must parse, and every model fit in memory, before
+     * anything is written: a method's outputs are 4 dense nv x nv blocks, a
+     * base algorithm's one, and the dynamics scratch two more. */
+    int any_method = 0;
+    for (int i = 0; i < ntg; i++) any_method |= tg[i].method != NULL;
     for (int j = 0; j < nbm; j++) {
         rbd_model *m;
-        if (cli_model("sweep", bm[j].spec, &m)) goto done;
+        int crc = cli_model("sweep", bm[j].spec, &m);
+        if (crc) { status = crc; goto done; }
+        double nn = (double)m->nv * m->nv;
+        char what[600];
+        snprintf(what, sizeof what, "timing on %s (nv = %d, %d dense nv x nv blocks)", bm[j].spec, m->nv,
+                 any_method ? 6 : 3);
+        int mrc = rbd_check_memory(what, 8.0 * nn * (any_method ? 6 : 3));
         rbd_model_free(m);
+        if (mrc) { status = cli_lib_error("sweep", EXIT_FAIL); goto done; }
     }
     if (accuracy_wanted(&c)) {
         bench_model *am = NULL;

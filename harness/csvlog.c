@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "rbd.h"
 #include "atomicio.h"
@@ -194,7 +195,15 @@ static int open_common(csvlog *t, const char *path, const csv_col *cols, int nco
             csv_write_field(f, cols[c].name);
         }
         fputc('\n', f);
-        if ((rc = flush_to_disk(f, path))) { fclose(f); return rc; }
+        if ((rc = flush_to_disk(f, path))) {
+            /* the table was empty: remove it rather than leave a cut header
+             * (a regular file only: never a device such as /dev/full) */
+            struct stat st;
+            int regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+            fclose(f);
+            if (regular) unlink(path);
+            return rc;
+        }
     }
     t->f = f;
     return RBD_OK;

@@ -105,12 +105,22 @@ static int to_num(const char *tok, double *x)
     return *tok && !*end && !errno && isfinite(*x);
 }
 
-static int push_int(int **out, int *n, int v)
+/* More entries than anyone sweeps: a range such as 1:1000000000 is a typo,
+ * refused before it fills memory (found by fuzz_sweepconf). */
+#define SWEEP_LIST_MAX 100000
+
+/* Geometric growth: a range of 10^5 entries grown one by one copied
+ * O(n^2) bytes (2 GB of allocator churn under ASan; found by fuzz_sweepconf). */
+static int push_int(int **out, int *n, int *cap, int v)
 {
-    int *p = realloc(*out, sizeof *p * (size_t)(*n + 1));
-    if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
-    p[(*n)++] = v;
-    *out = p;
+    if (*n == *cap) {
+        int c = *cap ? 2 * *cap : 16;
+        int *p = realloc(*out, sizeof *p * (size_t)c);
+        if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
+        *out = p;
+        *cap = c;
+    }
+    (*out)[(*n)++] = v;
     return RBD_OK;
 }
 
@@ -119,7 +129,7 @@ int parse_int_list(const char *s, const char *where, const char *key, int min, i
     *out = NULL;
     *n = 0;
     char tok[128];
-    int rc = RBD_OK;
+    int rc = RBD_OK, cap = 0;
     while (!rc && next_token(&s, tok, sizeof tok)) {
         double a[3];
         int k = 0;
@@ -138,9 +148,14 @@ int parse_int_list(const char *s, const char *where, const char *key, int min, i
             rc = rbd_fail(RBD_EPARSE, "%s: %s: range %g:%g:%g is empty or has a step < 1", where, key, lo, step, hi);
             break;
         }
+        if ((hi - lo) / step + 1 + *n > SWEEP_LIST_MAX) {
+            rc = rbd_fail(RBD_EINVAL, "%s: %s: range %g:%g:%g has more than %d entries", where, key, lo, step, hi,
+                          SWEEP_LIST_MAX);
+            break;
+        }
         for (double v = lo; v <= hi && !rc; v += step) {
             if (v < min) rc = rbd_fail(RBD_EINVAL, "%s: %s: %g is out of range (%s >= %d)", where, key, v, key, min);
-            else rc = push_int(out, n, (int)v);
+            else rc = push_int(out, n, &cap, (int)v);
         }
     }
     if (!rc && *n == 0) rc = rbd_fail(RBD_EPARSE, "%s: %s: empty list", where, key);
@@ -158,6 +173,7 @@ int parse_num_list(const char *s, const char *where, const char *key, double min
         double x;
         if (!to_num(tok, &x)) { rc = rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not a number", where, key, tok); break; }
         if (x < min) { rc = rbd_fail(RBD_EINVAL, "%s: %s: %s is out of range (%s >= %g)", where, key, tok, key, min); break; }
+        if (*n >= SWEEP_LIST_MAX) { rc = rbd_fail(RBD_EINVAL, "%s: %s: more than %d entries", where, key, SWEEP_LIST_MAX); break; }
         double *p = realloc(*out, sizeof *p * (size_t)(*n + 1));
         if (!p) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); break; }
         p[(*n)++] = x;
@@ -372,6 +388,13 @@ int sweep_config_read(sweep_config *c, const char *path)
 {
     FILE *f = fopen(path, "r");
     if (!f) return rbd_fail(RBD_EIO, "%s: cannot read config: %s", path, strerror(errno));
+    int rc = sweep_config_read_stream(c, f, path);
+    fclose(f);
+    return rc;
+}
+
+int sweep_config_read_stream(sweep_config *c, FILE *f, const char *path)
+{
     char *buf = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -394,7 +417,6 @@ int sweep_config_read(sweep_config *c, const char *path)
     }
     if (!rc && ferror(f)) rc = rbd_fail(RBD_EIO, "%s: read error", path);
     free(buf);
-    fclose(f);
     return rc;
 }
 

@@ -45,6 +45,7 @@
 #define RBD_SWEEPCONF_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "method.h"
 
 typedef struct {
@@ -81,6 +82,8 @@ void sweep_config_free(sweep_config *c);
 int sweep_config_set(sweep_config *c, const char *key, const char *value, const char *where);
 /* Reads a config file, applying each line with sweep_config_set. */
 int sweep_config_read(sweep_config *c, const char *path);
+/* The same from an open stream; path names it in messages. */
+int sweep_config_read_stream(sweep_config *c, FILE *f, const char *path);
 /* Forgets which keys were set, so flags may override a file's values. */
 void sweep_config_allow_override(sweep_config *c);
 

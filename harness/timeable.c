@@ -1,6 +1,8 @@
 /* Timeables: derivative methods and base algorithms behind one callback. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "check.h"
 #include "dynamics.h"
 #include "timeable.h"
 
@@ -63,6 +65,20 @@ const rbd_base_algo *rbd_base_algo_find(const char *name)
     return NULL;
 }
 
+int rbd_base_eval(const rbd_base_algo *algo, const rbd_model *m, void *d, const double *q, const double *v,
+                  const double *a, const double *tau, double *out)
+{
+    /* crba and the M^-1 variants read q only; rnea reads v, a; aba v, tau */
+    int uses_v = *algo->needs != 0;
+    rbd_state in = { q, uses_v ? v : NULL, !strcmp(algo->needs, "a") ? a : NULL,
+                     !strcmp(algo->needs, "tau") ? tau : NULL };
+    int rc = rbd_check_state(m, &in, algo->name);
+    if (rc) return rc;
+    rc = algo->run(m, d, q, v, a, tau, out);
+    if (!rc) rc = rbd_check_output(m, algo->name, algo->out, out, algo->out_matrix ? m->nv : 1);
+    return rbd_explain_singular(m, q, rc);
+}
+
 const char *rbd_output_name(rbd_output o)
 {
     return o == RBD_ID_DERIVS ? "ID" : o == RBD_FD_DERIVS ? "FD" : "?";
@@ -95,6 +111,11 @@ static void ctx_free(void *p)
 static tctx *ctx_new(const rbd_model *m, int pool, uint64_t seed, size_t nout)
 {
     if (pool < 1) { rbd_fail(RBD_EINVAL, "state pool of %d states: need at least 1", pool); return NULL; }
+    {
+        char what[96];
+        snprintf(what, sizeof what, "a state pool and outputs for nv = %d", m->nv);
+        if (rbd_check_memory(what, 8.0 * ((double)nout + 4.0 * pool * (m->nq + m->nv)))) return NULL;
+    }
     tctx *c = calloc(1, sizeof *c);
     if (!c) { rbd_fail(RBD_ENOMEM, "out of memory"); return NULL; }
     c->m = m;
@@ -126,6 +147,21 @@ static int call_method(void *p, int k)
     rbd_state x = { c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv, c->a + (size_t)k * c->nv,
                     c->tau + (size_t)k * c->nv };
     return c->meth->eval(c->ws, &x, &c->d);
+}
+
+static int check_method(void *p, int k)
+{
+    tctx *c = p;
+    rbd_state x = { c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv, c->a + (size_t)k * c->nv,
+                    c->tau + (size_t)k * c->nv };
+    return rbd_method_eval(c->meth, c->ws, c->m, &x, &c->d);
+}
+
+static int check_base(void *p, int k)
+{
+    tctx *c = p;
+    return rbd_base_eval(c->algo, c->m, c->data, c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv,
+                         c->a + (size_t)k * c->nv, c->tau + (size_t)k * c->nv, c->out);
 }
 
 static int call_base(void *p, int k)
@@ -166,6 +202,7 @@ int timeable_method(const rbd_method *meth, const rbd_model *m, const rbd_option
     t->pool = pool;
     t->ctx = c;
     t->call = call_method;
+    t->check = check_method;
     t->fini = ctx_free;
     return RBD_OK;
 }
@@ -183,6 +220,7 @@ int timeable_base(const rbd_base_algo *algo, const rbd_model *m, int pool, uint6
     t->pool = pool;
     t->ctx = c;
     t->call = call_base;
+    t->check = check_base;
     t->fini = ctx_free;
     return RBD_OK;
 }

@@ -18,6 +18,9 @@ typedef struct {
     void *ctx;
     int (*call)(void *ctx, int k);
     void (*fini)(void *ctx);
+    /* call(ctx, k) with the checks of check.h (finite inputs and outputs,
+     * singular M explained); outside the timed loop. */
+    int (*check)(void *ctx, int k);
 } rbd_timeable;
 
 /* Base algorithms that can be timed like methods (name, one-line summary). */
@@ -34,6 +37,11 @@ typedef struct {
 
 extern const rbd_base_algo rbd_base_algos[];   /* terminated by a NULL name */
 const rbd_base_algo *rbd_base_algo_find(const char *name);
+/* algo->run with the checks of check.h: the inputs it reads (q, and v, a or
+ * tau as algo->needs says) finite, its output finite, RBD_ESINGULAR with the
+ * condition estimate of M(q).  d is an rbd_data of m. */
+int rbd_base_eval(const rbd_base_algo *algo, const rbd_model *m, void *d, const double *q, const double *v,
+                  const double *a, const double *tau, double *out);
 
 const char *rbd_output_name(rbd_output o);   /* "ID" / "FD" */
 

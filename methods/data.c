@@ -1,5 +1,7 @@
 /* rbd_data: the scratch arrays of the base algorithms, made once per model. */
 #include <stdlib.h>
+#include <stdio.h>
+#include "check.h"
 #include "dynamics.h"
 
 void rbd_data_free(rbd_data *d)
@@ -14,6 +16,13 @@ void rbd_data_free(rbd_data *d)
 rbd_data *rbd_data_new(const rbd_model *m)
 {
     if (!m) { rbd_fail(RBD_EINVAL, "rbd_data_new: null model"); return NULL; }
+    {
+        /* two dense nv x nv work matrices dominate (check.h) */
+        char what[96];
+        double n = m->nv;
+        snprintf(what, sizeof what, "the dynamics scratch of nv = %d (two dense nv x nv matrices)", m->nv);
+        if (rbd_check_memory(what, 8.0 * (2 * n * n + 30 * n) + 2000.0 * m->nb)) return NULL;
+    }
     rbd_data *d = calloc(1, sizeof *d);
     if (!d) { rbd_fail(RBD_ENOMEM, "out of memory"); return NULL; }
     size_t nb = (size_t)m->nb, nv = (size_t)m->nv;

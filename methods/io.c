@@ -37,7 +37,9 @@ static int parse_numbers(const char *path, int line, const char *field, char *s,
         char *end;
         errno = 0;
         double val = strtod(tok, &end);
-        if (*end || errno == ERANGE)
+        /* ERANGE on underflow still gives a finite number (a subnormal that
+         * %.17g wrote must read back); on overflow it gives inf */
+        if (*end || end == tok || (errno == ERANGE && !(fabs(val) < 1)))
             return rbd_fail(RBD_EPARSE, "%s:%d: field '%s': '%s' is not a number", path, line, field, tok);
         if (!isfinite(val))
             return rbd_fail(RBD_ENONFINITE, "%s:%d: field '%s': value '%s' is not finite", path, line, field, tok);
@@ -62,6 +64,15 @@ int rbd_state_file_read(const char *path, const rbd_model *m, rbd_state_file *ou
     memset(out, 0, sizeof *out);
     FILE *f = fopen(path, "r");
     if (!f) return rbd_fail(RBD_EIO, "%s: cannot open state file: %s", path, strerror(errno));
+    int rc = rbd_state_file_read_stream(f, path, m, out);
+    fclose(f);
+    return rc;
+}
+
+int rbd_state_file_read_stream(FILE *f, const char *path, const rbd_model *m, rbd_state_file *out)
+{
+    if (!f || !path || !m || !out) return rbd_fail(RBD_EINVAL, "rbd_state_file_read_stream: null argument");
+    memset(out, 0, sizeof *out);
     char *buf = NULL;
     size_t cap = 0;
     int line = 0, rc = RBD_OK;
@@ -96,7 +107,6 @@ int rbd_state_file_read(const char *path, const rbd_model *m, rbd_state_file *ou
     if (!rc && ferror(f)) rc = rbd_fail(RBD_EIO, "%s: read error", path);
     if (!rc && !out->q) rc = rbd_fail(RBD_EPARSE, "%s: no 'q' line", path);
     free(buf);
-    fclose(f);
     if (rc) rbd_state_file_free(out);
     return rc;
 }
@@ -120,8 +130,32 @@ int rbd_blocks_read(const char *path, rbd_block **blocks, int *nblocks)
     *nblocks = 0;
     FILE *f = fopen(path, "r");
     if (!f) return rbd_fail(RBD_EIO, "%s: cannot open: %s", path, strerror(errno));
+    int rc = rbd_blocks_read_stream(f, path, blocks, nblocks);
+    fclose(f);
+    return rc;
+}
+
+/* Row-major rows of the block being read -> its column-major x. */
+static int finish_block(rbd_block *b, const double *rm)
+{
+    b->x = malloc(((size_t)b->rows * (size_t)b->cols + 1) * sizeof *b->x);
+    if (!b->x) return rbd_fail(RBD_ENOMEM, "out of memory");
+    for (int i = 0; i < b->rows; i++)
+        for (int j = 0; j < b->cols; j++) b->x[i + (size_t)b->rows * j] = rm[(size_t)i * b->cols + j];
+    return RBD_OK;
+}
+
+int rbd_blocks_read_stream(FILE *f, const char *path, rbd_block **blocks, int *nblocks)
+{
+    *blocks = NULL;
+    *nblocks = 0;
     char *buf = NULL;
     size_t cap = 0;
+    /* The rows are kept as they arrive: memory grows with the file, never
+     * with what a header claims (a 1e9-entry header cost 8 GB before a row
+     * was read; found by fuzz_state). */
+    double *rm = NULL;
+    size_t rmcap = 0;
     int line = 0, rc = RBD_OK, row = 0;
     rbd_block *cur = NULL;
     char *s;
@@ -144,28 +178,38 @@ int rbd_blocks_read(const char *path, rbd_block **blocks, int *nblocks)
             memset(cur, 0, sizeof *cur);
             strcpy(cur->name, name);
             cur->rows = r; cur->cols = c;
-            cur->x = calloc((size_t)r * c + 1, sizeof *cur->x);
-            if (!cur->x) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); break; }
             row = 0;
+            if (r == 0 && (rc = finish_block(cur, rm))) break;
             continue;
         }
-        double *tmp = malloc(((size_t)cur->cols + 1) * sizeof *tmp);
-        if (!tmp) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); break; }
+        /* a row of c numbers has at least 2c - 1 characters */
         int n;
-        rc = parse_numbers(path, line, cur->name, s, tmp, cur->cols, &n);
+        if ((size_t)cur->cols > strlen(s) / 2 + 1) {
+            n = 0;
+            if ((rc = parse_numbers(path, line, cur->name, s, NULL, 0, &n))) break;
+            rc = rbd_fail(RBD_EPARSE, "%s:%d: block '%s' row %d has %d values, expected %d", path, line, cur->name,
+                          row + 1, n, cur->cols);
+            break;
+        }
+        size_t need = ((size_t)row + 1) * (size_t)cur->cols + 1;
+        if (need > rmcap) {
+            size_t nc = 2 * rmcap > need ? 2 * rmcap : need;
+            double *p = realloc(rm, nc * sizeof *p);
+            if (!p) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); break; }
+            rm = p;
+            rmcap = nc;
+        }
+        rc = parse_numbers(path, line, cur->name, s, rm + (size_t)row * cur->cols, cur->cols, &n);
         if (!rc && n != cur->cols)
             rc = rbd_fail(RBD_EPARSE, "%s:%d: block '%s' row %d has %d values, expected %d", path, line, cur->name,
                           row + 1, n, cur->cols);
-        if (!rc)
-            for (int j = 0; j < cur->cols; j++) cur->x[row + (size_t)cur->rows * j] = tmp[j];
-        free(tmp);
         if (rc) break;
-        row++;
+        if (++row == cur->rows && (rc = finish_block(cur, rm))) break;
     }
     if (!rc && cur && row < cur->rows)
         rc = rbd_fail(RBD_EPARSE, "%s: block '%s' ends after %d of %d rows", path, cur->name, row, cur->rows);
     free(buf);
-    fclose(f);
+    free(rm);
     if (rc) { rbd_blocks_free(*blocks, *nblocks); *blocks = NULL; *nblocks = 0; }
     return rc;
 }

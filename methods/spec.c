@@ -1,9 +1,11 @@
 /* Model spec strings (DESIGN.md): "autotree:N=100,bf=2,skew=0,taper=1" or
  * "urdf:PATH[,freeflyer]". */
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rbd.h"
+#include "spec_internal.h"
 
 static int parse_num(const char *key, const char *val, size_t len, double *out)
 {
@@ -20,10 +22,11 @@ static int parse_num(const char *key, const char *val, size_t len, double *out)
     return RBD_OK;
 }
 
-static int parse_autotree(const char *args, const char *spec, const rbd_model_opts *o, rbd_model **out)
+int rbd_spec_parse_autotree(const char *spec, double *Nout, double *bfout, double *skewout, double *taperout)
 {
+    if (strncmp(spec, "autotree:", 9)) return rbd_fail(RBD_EPARSE, "model spec '%s': not autotree:", spec);
     double N = -1, bf = 1, skew = 0, taper = 1;
-    const char *p = args;
+    const char *p = spec + 9;
     while (*p) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
@@ -47,16 +50,28 @@ static int parse_autotree(const char *args, const char *spec, const rbd_model_op
         if (*p == ',') p++;
     }
     if (N < 0) return rbd_fail(RBD_EPARSE, "model spec '%s': N is missing (e.g. autotree:N=10)", spec);
-    if (N != (double)(long)N || N < 1 || N > 2e9)
+    /* range first: converting a double beyond LONG_MAX is undefined (found by fuzz_spec) */
+    if (!(N >= 1) || N != floor(N))
         return rbd_fail(RBD_EINVAL, "model spec '%s': N=%g: must be a whole number >= 1", spec, N);
-    return rbd_autotree((int)N, bf, skew, taper, o, out);
+    if (N > INT_MAX)
+        return rbd_fail(RBD_ENOMEM, "model spec '%s': N=%g is too large: one dense N x N derivative alone needs "
+                        "%.3g GiB", spec, N, 8.0 * N * N / 1073741824.0);
+    *Nout = N; *bfout = bf; *skewout = skew; *taperout = taper;
+    return RBD_OK;
+}
+
+static int parse_autotree(const char *spec, const rbd_model_opts *o, rbd_model **out)
+{
+    double N, bf, skew, taper;
+    int rc = rbd_spec_parse_autotree(spec, &N, &bf, &skew, &taper);
+    return rc ? rc : rbd_autotree((int)N, bf, skew, taper, o, out);
 }
 
 int rbd_model_from_spec(const char *spec, const rbd_model_opts *o, rbd_model **out)
 {
     if (!spec || !out) return rbd_fail(RBD_EINVAL, "rbd_model_from_spec: null argument");
     *out = NULL;
-    if (!strncmp(spec, "autotree:", 9)) return parse_autotree(spec + 9, spec, o, out);
+    if (!strncmp(spec, "autotree:", 9)) return parse_autotree(spec, o, out);
     if (!strncmp(spec, "urdf:", 5)) {
         const char *path = spec + 5;
         size_t len = strlen(path);

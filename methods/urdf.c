@@ -268,6 +268,9 @@ static int record_mimics(const urdf_robot *r, rbd_model *m)
     return RBD_OK;
 }
 
+/* The tree, the walk and the model from the tables in w->r. */
+static int load_tables(walk *w, const char *path, int freeflyer, const rbd_model_opts *o, rbd_model **out);
+
 int rbd_urdf_load(const char *path, int freeflyer, const rbd_model_opts *o, rbd_model **out)
 {
     if (!path || !out) return rbd_fail(RBD_EINVAL, "rbd_urdf_load: null argument");
@@ -278,6 +281,27 @@ int rbd_urdf_load(const char *path, int freeflyer, const rbd_model_opts *o, rbd_
     memset(&w, 0, sizeof w);
     int rc = urdf_read(path, o->strict, &w.r);
     if (rc) return rc;
+    return load_tables(&w, path, freeflyer, o, out);
+}
+
+int urdf_load_buffer(const char *buf, size_t len, const char *name, int freeflyer, const rbd_model_opts *o,
+                     rbd_model **out)
+{
+    if (!buf || !name || !out) return rbd_fail(RBD_EINVAL, "urdf_load_buffer: null argument");
+    *out = NULL;
+    rbd_model_opts dflt;
+    if (!o) { rbd_model_opts_default(&dflt); o = &dflt; }
+    walk w;
+    memset(&w, 0, sizeof w);
+    int rc = urdf_read_buffer(buf, len, name, o->strict, &w.r);
+    if (rc) return rc;
+    return load_tables(&w, name, freeflyer, o, out);
+}
+
+static int load_tables(walk *w_, const char *path, int freeflyer, const rbd_model_opts *o, rbd_model **out)
+{
+    walk w = *w_;
+    int rc = RBD_OK;
     size_t nl = (size_t)w.r.nl, nj = (size_t)w.r.nj;
     w.byname = calloc(nl, sizeof *w.byname);
     w.child_of = calloc(nl, sizeof *w.child_of);

@@ -39,7 +39,13 @@ typedef struct {
 
 /* Parses PATH into r (r->path = path, not copied).  strict: <mimic> is an error. */
 int urdf_read(const char *path, int strict, urdf_robot *r);
+/* The same from a buffer of len bytes; name (not copied) stands for the file
+ * in messages.  The fuzz target tests/fuzz/fuzz_urdf.c enters here. */
+int urdf_read_buffer(const char *buf, size_t len, const char *name, int strict, urdf_robot *r);
 void urdf_robot_free(urdf_robot *r);
+/* rbd_urdf_load from a buffer (name stands for the file in messages). */
+int urdf_load_buffer(const char *buf, size_t len, const char *name, int freeflyer, const rbd_model_opts *o,
+                     rbd_model **out);
 
 /* rbd_fail with "PATH:LINE: " in front (line <= 0: "PATH: "). */
 int urdf_fail(const urdf_robot *r, long line, int code, const char *fmt, ...)

@@ -342,20 +342,29 @@ int urdf_read(const char *path, int strict, urdf_robot *r)
     size_t len = 0;
     int rc = read_file(path, &buf, &len);
     if (rc) return rc;
+    rc = urdf_read_buffer(buf, len, path, strict, r);
+    free(buf);
+    return rc;
+}
 
+int urdf_read_buffer(const char *buf, size_t len, const char *name, int strict, urdf_robot *r)
+{
+    memset(r, 0, sizeof *r);
+    r->path = name;
+    int rc;
+    if (len > INT_MAX) return rbd_fail(RBD_ENOMEM, "%s: file too large", name);
     xml_capture cap = { .have = 0 };
     xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
-    if (!ctxt) { free(buf); return rbd_fail(RBD_ENOMEM, "%s: out of memory", path); }
+    if (!ctxt) return rbd_fail(RBD_ENOMEM, "%s: out of memory", name);
     ctxt->_private = &cap;
     ctxt->sax->serror = on_xml_error;      /* takes precedence over libxml2's printing */
     xmlGenericErrorFunc old_generic = xmlGenericError;
     void *old_generic_ctx = xmlGenericErrorContext;
     xmlSetGenericErrorFunc(NULL, on_generic_error);
-    xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf, (int)len, path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+    xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf, (int)len, name, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
     xmlSetGenericErrorFunc(old_generic_ctx, old_generic);
     int wellformed = ctxt->wellFormed;
     xmlFreeParserCtxt(ctxt);
-    free(buf);
     if (!doc || !wellformed || cap.have) {
         if (doc) xmlFreeDoc(doc);
         if (cap.have) return urdf_fail(r, cap.line, RBD_EPARSE, "malformed XML: %s", cap.msg);

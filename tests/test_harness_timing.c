@@ -31,7 +31,7 @@ static int dummy_call(void *p, int k)
 
 static rbd_timeable dummy_timeable(dummy *d, int pool)
 {
-    rbd_timeable t = { "dummy", "base", 1, pool, d, dummy_call, NULL };
+    rbd_timeable t = { "dummy", "base", 1, pool, d, dummy_call, NULL, NULL };
     return t;
 }
 
@@ -57,7 +57,9 @@ static void test_batches_and_stats(void **s)
     assert_int_equal(r.batches, 5);
     assert_true(r.calls_per_batch >= 1);
     assert_true(d.calls >= 5 * r.calls_per_batch);   /* plus warm-up and calibration */
-    for (int k = 0; k < 7; k++) assert_true(d.seen[k] > 0);
+    /* cycling: the first calls visit states 0, 1, 2, ... (on a slow machine,
+     * e.g. under valgrind, there may be fewer calls than states) */
+    for (int k = 0; k < 7 && k < d.calls; k++) assert_true(d.seen[k] > 0);
     for (int k = 7; k < 64; k++) assert_int_equal(d.seen[k], 0);   /* never outside the pool */
     assert_true(r.ns.min > 0);
     assert_true(r.ns.min <= r.ns.q1 && r.ns.q1 <= r.ns.median && r.ns.median <= r.ns.q3 && r.ns.q3 <= r.ns.max);

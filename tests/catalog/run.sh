@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Runs the bad-input catalog (cases.txt beside this script) against rbdiff:
+# each case must exit with its status, print its message on stderr, and
+# leave no output behind: @T@/out stays empty, nothing half-written (no
+# temporary file, no partial results) appears anywhere under the scratch
+# directory.  Usage: run.sh RBDIFF TMPDIR
+# RBD_WRAP (e.g. "valgrind -q --error-exitcode=99 --leak-check=full") runs
+# rbdiff under a wrapper; its exit status 99 then fails the case.
+# RBD_CATALOG_SKIP: a regex of case ids not to run (counted as skipped).
+set -u
+RBDIFF=$1
+TMP=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRC=$(cd "$HERE/../.." && pwd)
+WRAP=${RBD_WRAP:-}
+
+cleanup() {
+    for d in "$TMP/ro" "$TMP/full"; do mountpoint -q "$d" 2>/dev/null && umount "$d"; done
+    chmod -R u+w "$TMP" 2>/dev/null
+}
+cleanup
+rm -rf "$TMP"
+mkdir -p "$TMP/out"
+trap cleanup EXIT
+
+# ---- fixtures
+touch "$TMP/plainfile"
+mkdir -p "$TMP/ro" "$TMP/full"
+have_full=0
+if [ "$(id -u)" = 0 ]; then
+    # root writes through permission bits: a read-only mount is the unwritable directory
+    mount -t tmpfs -o size=64k,ro tmpfs "$TMP/ro" 2>/dev/null || true
+    if mount -t tmpfs -o size=64k tmpfs "$TMP/full" 2>/dev/null; then
+        dd if=/dev/zero of="$TMP/full/filler" bs=4k 2>/dev/null || true    # fills it: ENOSPC
+        have_full=1
+    fi
+else
+    chmod 555 "$TMP/ro"
+fi
+if ! touch "$TMP/ro/probe" 2>/dev/null; then :; else
+    rm -f "$TMP/ro/probe"; echo "note: cannot make a read-only directory here"; fi
+python3 - "$TMP/big.state" <<'PY'
+import sys
+n = 60000
+with open(sys.argv[1], "w") as f:
+    for name in ("q", "v", "a"):
+        f.write(name + " " + " ".join(["0"] * n) + "\n")
+PY
+# names and file sizes (not times: a probe file created and removed changes a directory's mtime)
+snapshot() { (cd "$TMP" && find . \( -path ./big.state -o -path ./stdout -o -path ./stderr \) -prune -o \
+                                   -type f -printf '%p %s\n' -o -print | sort); }
+before=$(snapshot)
+
+fails=0
+n=0
+skipped=0
+while IFS= read -r line || [ -n "$line" ]; do
+    case "$line" in ''|'#'*) continue ;; esac
+    id=$(printf '%s' "$line" | awk -F' [|] ' '{print $1}' | sed 's/ *$//')
+    want=$(printf '%s' "$line" | awk -F' [|] ' '{print $2}')
+    pat=$(printf '%s' "$line" | awk -F' [|] ' '{print $3}')
+    args=$(printf '%s' "$line" | awk -F' [|] ' '{print $4}' | sed 's/ *|$//')
+    sub() { printf '%s' "$1" | sed -e "s#@C@#$HERE/inputs#g" -e "s#@D@#$SRC/tests/data/urdf#g" \
+                                  -e "s#@M@#$SRC/tests/models#g" -e "s#@T@#$TMP#g"; }
+    pat=$(sub "$pat")
+    args=$(sub "$args")
+    if [ -n "${RBD_CATALOG_SKIP:-}" ] && [[ "$id" =~ $RBD_CATALOG_SKIP ]]; then
+        skipped=$((skipped + 1))
+        continue
+    fi
+    if [ "$have_full" = 0 ] && [[ "$args" == *"$TMP/full"* ]]; then
+        echo "SKIP $id: cannot mount a small tmpfs here (needs root); the full-disk case is not run"
+        skipped=$((skipped + 1))
+        continue
+    fi
+    n=$((n + 1))
+    # shellcheck disable=SC2086
+    eval "$WRAP \"\$RBDIFF\" $args" >"$TMP/stdout" 2>"$TMP/stderr" </dev/null
+    got=$?
+    problem=""
+    [ "$got" = "$want" ] || problem="exit status $got, want $want"
+    if [ -n "$pat" ] && ! grep -qF -- "$pat" "$TMP/stderr"; then
+        problem="${problem:+$problem; }stderr lacks: $pat"
+    fi
+    # nothing left behind: the scratch tree as it was (stdout/stderr aside)
+    now=$(snapshot)
+    if [ "$now" != "$before" ]; then
+        problem="${problem:+$problem; }left files behind: $(diff <(printf '%s\n' "$before") <(printf '%s\n' "$now") | grep '^[<>]' | tr '\n' ' ')"
+        rm -rf "$TMP/out"/* "$TMP/out"/.[!.]* 2>/dev/null
+    fi
+    if [ -n "$problem" ]; then
+        echo "FAIL $id: $problem"
+        echo "  rbdiff $args"
+        sed 's/^/  | /' "$TMP/stderr" | head -20
+        fails=$((fails + 1))
+    fi
+done <"$HERE/cases.txt"
+
+echo "catalog: $n cases run, $skipped skipped, $fails failed"
+[ "$fails" -eq 0 ]
