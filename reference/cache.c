@@ -294,6 +294,25 @@ out:
     return ok;
 }
 
+/* mkdir -p: the default cache (~/.cache/rbdiff) may lack its parents on a
+ * fresh machine. */
+static int make_dirs(const char *dir)
+{
+    char p[4096];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof p) return rbd_fail(RBD_EINVAL, "cache: bad directory name '%s'", dir);
+    memcpy(p, dir, n + 1);
+    for (size_t k = 1; k <= n; k++)
+        if (p[k] == '/' || p[k] == 0) {
+            char c = p[k];
+            p[k] = 0;
+            if (mkdir(p, 0777) != 0 && errno != EEXIST)
+                return rbd_fail(RBD_EIO, "cache: cannot create directory '%s': %s", p, strerror(errno));
+            p[k] = c;
+        }
+    return RBD_OK;
+}
+
 int rbdref_eval_cached(const char *dir, const rbd_model *m, const double *q, const double *v, const double *a,
                        const double *tau, const rbdref_opts *o, rbdref_result *r, int *hit)
 {
@@ -302,10 +321,10 @@ int rbdref_eval_cached(const char *dir, const rbd_model *m, const double *q, con
     if (hit) *hit = 0;
     if (!dir || !m || !q || !r || r->nv != m->nv)
         return rbd_fail(RBD_EINVAL, "rbdref_eval_cached: null argument or result not made for this model");
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return rbd_fail(RBD_EIO, "cache: cannot create directory '%s': %s", dir, strerror(errno));
+    int rc = make_dirs(dir);
+    if (rc) return rc;
     char path[4096], key[40];
-    int rc = rbdref_cache_path(dir, m, q, v, a, tau, o, path, sizeof path);
+    rc = rbdref_cache_path(dir, m, q, v, a, tau, o, path, sizeof path);
     if (rc) return rc;
     hash128 h = cache_key(m, q, v, a, tau, o);
     snprintf(key, sizeof key, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);

@@ -128,10 +128,38 @@ static void test_cache(void **st)
     rbd_model_free(m);
 }
 
+/* A cache directory whose parents do not exist yet is made, parents and all
+ * (~/.cache/rbdiff on a fresh machine). */
+static void test_cache_nested_dir(void **st)
+{
+    (void)st;
+    char top[] = RBD_BINARY_DIR "/test-cache-nest-XXXXXX";
+    assert_non_null(mkdtemp(top));
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/a/b/rbdiff", top);
+    rbd_model *m = tu_model("autotree:N=3,bf=1,skew=0.5");
+    st8 s;
+    rbd_rng rng;
+    rbd_rng_seed(&rng, 3);
+    rbd_random_state(m, &rng, s.q, s.v, s.a, s.tau);
+    rbdref_opts o;
+    rbdref_opts_default(&o);
+    rbdref_result r;
+    assert_int_equal(rbdref_result_init(&r, m->nv), 0);
+    eval_cached(dir, m, &s, &o, &r, 0);
+    eval_cached(dir, m, &s, &o, &r, 1);
+    rbdref_result_free(&r);
+    rbd_model_free(m);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cache),
+        cmocka_unit_test(test_cache_nested_dir),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mpfr_free_cache();
