@@ -169,80 +169,11 @@ static void test_agreement_autotree(void **s)
     check_model("autotree:N=13,bf=1.5,skew=-0.4,taper=1.1", 2, seed++, 1e-9);
 }
 
-/* A branched tree mixing every joint type (as test_id_methods.c). */
-static rbd_model *multidof_model(void)
-{
-    rbd_builder *b = rbd_builder_new();
-    assert_non_null(b);
-    const rbd_joint jt[] = {
-        { .type = RBD_JOINT_FREEFLYER },
-        { .type = RBD_JOINT_SPHERICAL },
-        { .type = RBD_JOINT_REVOLUTE, .axis = { 0, 0, 1 } },
-        { .type = RBD_JOINT_PRISMATIC, .axis = { 0.6, 0, 0.8 } },
-        { .type = RBD_JOINT_REVOLUTE, .axis = { 0.48, 0.6, 0.64 } },
-        { .type = RBD_JOINT_SPHERICAL },
-        { .type = RBD_JOINT_REVOLUTE, .axis = { 1, 0, 0 } },
-    };
-    const int parent[] = { -1, 0, 0, 1, 2, 4, 1 };
-    for (int i = 0; i < 7; i++) {
-        sp_xform X;
-        sp_xform_identity(&X);
-        if (i > 0) {
-            double c = cos(0.3 * i), sn = sin(0.3 * i);
-            X.E[0] = c; X.E[1] = sn; X.E[3] = -sn; X.E[4] = c;
-            X.r[0] = 0.5 + 0.1 * i; X.r[1] = 0.05 * i; X.r[2] = -0.1;
-        }
-        rbd_body_inertia in = { .mass = 1.0 + 0.2 * i, .com = { 0.2, 0.03 * i, -0.05 } };
-        in.Ic[0] = 0.02 + 0.001 * i; in.Ic[4] = 0.03; in.Ic[8] = 0.025;
-        in.Ic[1] = in.Ic[3] = 0.002;
-        char name[16];
-        snprintf(name, sizeof name, "j%d", i);
-        assert_int_equal(rbd_builder_add(b, parent[i], &jt[i], &X, &in, name, name), 0);
-    }
-    rbd_model *m = NULL;
-    if (rbd_builder_finish(b, NULL, "multidof-test", &m)) fail_msg("builder: %s", rbd_last_error());
-    rbd_builder_free(b);
-    return m;
-}
-
-/* A chain of 26 dofs (free-flyer root, then spherical, revolute and
- * prismatic joints in turn), as test_id_methods.c: idsva's chain plan
- * inside fdsva, and AZA's general-joint path on every joint type. */
-static rbd_model *multidof_chain_model(void)
-{
-    rbd_builder *b = rbd_builder_new();
-    assert_non_null(b);
-    for (int i = 0; i < 13; i++) {
-        rbd_joint j = { .type = RBD_JOINT_FREEFLYER };
-        if (i > 0) {
-            const rbd_joint_type ty[3] = { RBD_JOINT_SPHERICAL, RBD_JOINT_REVOLUTE, RBD_JOINT_PRISMATIC };
-            j.type = ty[(i - 1) % 3];
-            j.axis[0] = 0.36; j.axis[1] = 0.48; j.axis[2] = 0.8;
-        }
-        sp_xform X;
-        sp_xform_identity(&X);
-        if (i > 0) {
-            double c = cos(0.7 * i), sn = sin(0.7 * i);
-            X.E[4] = c; X.E[5] = sn; X.E[7] = -sn; X.E[8] = c;
-            X.r[0] = 0.3; X.r[2] = 0.05 * i;
-        }
-        rbd_body_inertia in = { .mass = 1.0 / (1 + 0.1 * i), .com = { 0.15, -0.02, 0.01 * i } };
-        in.Ic[0] = 0.01; in.Ic[4] = 0.02; in.Ic[8] = 0.015; in.Ic[2] = in.Ic[6] = 0.001;
-        char name[16];
-        snprintf(name, sizeof name, "c%d", i);
-        assert_int_equal(rbd_builder_add(b, i - 1, &j, &X, &in, name, name), 0);
-    }
-    rbd_model *m = NULL;
-    if (rbd_builder_finish(b, NULL, "multidof-chain-test", &m)) fail_msg("builder: %s", rbd_last_error());
-    rbd_builder_free(b);
-    return m;
-}
-
 static void test_multidof(void **s)
 {
     (void)s;
     for (int t = 0; t < 2; t++) {
-        rbd_model *m = t ? multidof_chain_model() : multidof_model();
+        rbd_model *m = t ? tu_multidof_chain() : tu_multidof_tree();
         for (int k = 0; rbd_methods[k]; k++) {
             const rbd_method *meth = rbd_methods[k];
             if (meth->output != RBD_FD_DERIVS) continue;

@@ -102,42 +102,6 @@ static void test_ur5(void **s) { (void)s; urdf_case("ur5", "models/ur5.urdf", ""
 static void test_double_pendulum(void **s) { (void)s; urdf_case("double_pendulum", "models/double_pendulum.urdf", ""); }
 static void test_hyq_freeflyer(void **s) { (void)s; urdf_case("hyq_freeflyer", "models/hyq.urdf", ",freeflyer"); }
 
-/* A branched tree mixing every joint type (as in test_id_methods.c). */
-static rbd_model *multidof_model(void)
-{
-    rbd_builder *b = rbd_builder_new();
-    assert_non_null(b);
-    const rbd_joint jt[] = {
-        { .type = RBD_JOINT_FREEFLYER },
-        { .type = RBD_JOINT_SPHERICAL },
-        { .type = RBD_JOINT_REVOLUTE, .axis = { 0, 0, 1 } },
-        { .type = RBD_JOINT_PRISMATIC, .axis = { 0.6, 0, 0.8 } },
-        { .type = RBD_JOINT_REVOLUTE, .axis = { 0.48, 0.6, 0.64 } },
-        { .type = RBD_JOINT_SPHERICAL },
-        { .type = RBD_JOINT_REVOLUTE, .axis = { 1, 0, 0 } },
-    };
-    const int parent[] = { -1, 0, 0, 1, 2, 4, 1 };
-    for (int i = 0; i < 7; i++) {
-        sp_xform X;
-        sp_xform_identity(&X);
-        if (i > 0) {
-            double c = cos(0.3 * i), sn = sin(0.3 * i);
-            X.E[0] = c; X.E[1] = sn; X.E[3] = -sn; X.E[4] = c;
-            X.r[0] = 0.5 + 0.1 * i; X.r[1] = 0.05 * i; X.r[2] = -0.1;
-        }
-        rbd_body_inertia in = { .mass = 1.0 + 0.2 * i, .com = { 0.2, 0.03 * i, -0.05 } };
-        in.Ic[0] = 0.02 + 0.001 * i; in.Ic[4] = 0.03; in.Ic[8] = 0.025;
-        in.Ic[1] = in.Ic[3] = 0.002;
-        char name[16];
-        snprintf(name, sizeof name, "j%d", i);
-        assert_int_equal(rbd_builder_add(b, parent[i], &jt[i], &X, &in, name, name), 0);
-    }
-    rbd_model *m = NULL;
-    if (rbd_builder_finish(b, NULL, "multidof-test", &m)) fail_msg("builder: %s", rbd_last_error());
-    rbd_builder_free(b);
-    return m;
-}
-
 /* rbdref against fd-cs and id-cs at two random states: max error 1e-13 of
  * max|R| and term-wise RMS relative rms_tol. */
 static void self_check(rbd_model *m, double rms_tol)
@@ -196,7 +160,7 @@ static void test_mpfr_self_check(void **s)
      * (1e-14 of max|R|, 2e-12 relative), so the RMS relative error of
      * dqdd_dq is 2.5e-13 and 1.2e-12 at the two states (measured); the
      * max-error check stays at 1e-13 of max|R| (measured <= 1e-14) */
-    m = multidof_model();
+    m = tu_multidof_tree();
     self_check(m, 5e-12);
     rbd_model_free(m);
 }

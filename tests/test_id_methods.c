@@ -188,85 +188,14 @@ static void test_ill_conditioned(void **s)
     }
 }
 
-/* A branched tree mixing every joint type, given in user numbering that the
- * builder renumbers depth-first. */
-static rbd_model *multidof_model(void)
-{
-    rbd_builder *b = rbd_builder_new();
-    assert_non_null(b);
-    const rbd_joint jt[] = {
-        { .type = RBD_JOINT_FREEFLYER },
-        { .type = RBD_JOINT_SPHERICAL },
-        { .type = RBD_JOINT_REVOLUTE, .axis = { 0, 0, 1 } },
-        { .type = RBD_JOINT_PRISMATIC, .axis = { 0.6, 0, 0.8 } },
-        { .type = RBD_JOINT_REVOLUTE, .axis = { 0.48, 0.6, 0.64 } },
-        { .type = RBD_JOINT_SPHERICAL },
-        { .type = RBD_JOINT_REVOLUTE, .axis = { 1, 0, 0 } },
-    };
-    const int parent[] = { -1, 0, 0, 1, 2, 4, 1 };
-    for (int i = 0; i < 7; i++) {
-        sp_xform X;
-        sp_xform_identity(&X);
-        if (i > 0) {
-            double c = cos(0.3 * i), s = sin(0.3 * i);
-            X.E[0] = c; X.E[1] = s; X.E[3] = -s; X.E[4] = c;     /* rotz */
-            X.r[0] = 0.5 + 0.1 * i; X.r[1] = 0.05 * i; X.r[2] = -0.1;
-        }
-        rbd_body_inertia in = { .mass = 1.0 + 0.2 * i, .com = { 0.2, 0.03 * i, -0.05 } };
-        in.Ic[0] = 0.02 + 0.001 * i; in.Ic[4] = 0.03; in.Ic[8] = 0.025;
-        in.Ic[1] = in.Ic[3] = 0.002;
-        char name[16];
-        snprintf(name, sizeof name, "j%d", i);
-        assert_int_equal(rbd_builder_add(b, parent[i], &jt[i], &X, &in, name, name), 0);
-    }
-    rbd_model *m = NULL;
-    int rc = rbd_builder_finish(b, NULL, "multidof-test", &m);
-    if (rc) fail_msg("builder: %s", rbd_last_error());
-    rbd_builder_free(b);
-    return m;
-}
-
-/* A chain of 26 dofs (free-flyer root, then spherical, revolute and
- * prismatic joints in turn): long enough that idsva takes its chain plan. */
-static rbd_model *multidof_chain_model(void)
-{
-    rbd_builder *b = rbd_builder_new();
-    assert_non_null(b);
-    for (int i = 0; i < 13; i++) {
-        rbd_joint j = { .type = RBD_JOINT_FREEFLYER };
-        if (i > 0) {
-            const rbd_joint_type ty[3] = { RBD_JOINT_SPHERICAL, RBD_JOINT_REVOLUTE, RBD_JOINT_PRISMATIC };
-            j.type = ty[(i - 1) % 3];
-            j.axis[0] = 0.36; j.axis[1] = 0.48; j.axis[2] = 0.8;
-        }
-        sp_xform X;
-        sp_xform_identity(&X);
-        if (i > 0) {
-            double c = cos(0.7 * i), sn = sin(0.7 * i);
-            X.E[4] = c; X.E[5] = sn; X.E[7] = -sn; X.E[8] = c;     /* rotx */
-            X.r[0] = 0.3; X.r[2] = 0.05 * i;
-        }
-        rbd_body_inertia in = { .mass = 1.0 / (1 + 0.1 * i), .com = { 0.15, -0.02, 0.01 * i } };
-        in.Ic[0] = 0.01; in.Ic[4] = 0.02; in.Ic[8] = 0.015; in.Ic[2] = in.Ic[6] = 0.001;
-        char name[16];
-        snprintf(name, sizeof name, "c%d", i);
-        assert_int_equal(rbd_builder_add(b, i - 1, &j, &X, &in, name, name), 0);
-    }
-    rbd_model *m = NULL;
-    int rc = rbd_builder_finish(b, NULL, "multidof-chain-test", &m);
-    if (rc) fail_msg("builder: %s", rbd_last_error());
-    rbd_builder_free(b);
-    return m;
-}
-
 static void check_multidof(rbd_model *m);
 
 static void test_multidof(void **s)
 {
     (void)s;
-    rbd_model *m = multidof_model();
+    rbd_model *m = tu_multidof_tree();
     check_multidof(m);
-    m = multidof_chain_model();
+    m = tu_multidof_chain();
     assert_true(m->nv >= 24);
     check_multidof(m);
 }

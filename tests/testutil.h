@@ -27,4 +27,8 @@ double tu_max_rel(const double *X, const double *R, size_t n);
 /* Asserts that max|X - R| <= tol * max(1, max|R|), reporting the worst entry. */
 void tu_assert_close(const char *what, const double *X, const double *R, size_t rows, size_t cols, double tol);
 
+/* Small multi-DOF models shared by the method tests. */
+rbd_model *tu_multidof_tree(void);
+rbd_model *tu_multidof_chain(void);
+
 #endif
