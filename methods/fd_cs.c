@@ -63,9 +63,8 @@ static int fcs_init(const rbd_model *m, const rbd_options *o, void **out)
         return rbd_fail(RBD_ENOMEM, "fd-cs: out of memory for %d bodies", m->nb);
     }
     for (int i = 0; i < m->nb; i++) {
-        for (int k = 0; k < 9; k++) { w->Xtree[i].E[k] = m->Xtree[i].E[k]; w->Ib[i].Ib[k] = m->inertia[i].Ib[k]; }
-        for (int k = 0; k < 3; k++) { w->Xtree[i].r[k] = m->Xtree[i].r[k]; w->Ib[i].h[k] = m->inertia[i].h[k]; }
-        w->Ib[i].m = m->inertia[i].m;
+        spz_xform_promote(&m->Xtree[i], &w->Xtree[i]);
+        spz_inertia_promote(&m->inertia[i], &w->Ib[i]);
     }
     *out = w;
     return RBD_OK;

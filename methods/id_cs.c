@@ -71,11 +71,8 @@ static int cs_init(const rbd_model *m, const rbd_options *o, void **out)
         return rbd_fail(RBD_ENOMEM, "id-cs: out of memory for %d bodies", m->nb);
     }
     for (int i = 0; i < m->nb; i++) {
-        for (int k = 0; k < 9; k++) w->Xtree[i].E[k] = m->Xtree[i].E[k];
-        for (int k = 0; k < 3; k++) w->Xtree[i].r[k] = m->Xtree[i].r[k];
-        w->Ib[i].m = m->inertia[i].m;
-        for (int k = 0; k < 3; k++) w->Ib[i].h[k] = m->inertia[i].h[k];
-        for (int k = 0; k < 9; k++) w->Ib[i].Ib[k] = m->inertia[i].Ib[k];
+        spz_xform_promote(&m->Xtree[i], &w->Xtree[i]);
+        spz_inertia_promote(&m->inertia[i], &w->Ib[i]);
     }
     *out = w;
     return RBD_OK;

@@ -17,4 +17,18 @@
 #define SPT(name) spz_##name
 #include "spatial_tpl.h"
 
+/* Exact promotions of model constants to the complex-step scalar type. */
+static inline void spz_xform_promote(const sp_xform *X, spz_xform *Z)
+{
+    for (int k = 0; k < 9; k++) Z->E[k] = X->E[k];
+    for (int k = 0; k < 3; k++) Z->r[k] = X->r[k];
+}
+
+static inline void spz_inertia_promote(const sp_inertia *In, spz_inertia *Z)
+{
+    Z->m = In->m;
+    for (int k = 0; k < 3; k++) Z->h[k] = In->h[k];
+    for (int k = 0; k < 9; k++) Z->Ib[k] = In->Ib[k];
+}
+
 #endif
