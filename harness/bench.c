@@ -101,31 +101,24 @@ perfctr *bench_counters(const char *cmd, int enabled)
     return pc;
 }
 
-int bench_measure(const bench_target *t, const rbd_model *m, const bench_model *bm, const sweep_config *c,
-                  perfctr *pc, volatile sig_atomic_t *stop, timing_row *row)
+static int make_timeable(const bench_target *t, const rbd_model *m, const sweep_config *c, rbd_timeable *tm)
 {
-    rbd_timeable tm;
     rbd_options mo;
     sweep_config_method_options(c, &mo);
-    int rc = t->dgemm    ? timeable_dgemm(m->nv, c->seed, &tm)
-             : t->method ? timeable_method(t->method, m, &mo, c->pool, c->seed, &tm)
-                         : timeable_base(t->base, m, c->pool, c->seed, &tm);
+    int rc = t->dgemm    ? timeable_dgemm(m->nv, c->seed, tm)
+             : t->method ? timeable_method(t->method, m, &mo, c->pool, c->seed, tm)
+                         : timeable_base(t->base, m, c->pool, c->seed, tm);
     if (rc) return rc;
     /* One checked evaluation first: a method that fails or returns NaN on
      * this model is an error, never a timing row (the timed loop itself
      * does not check). */
-    if (tm.check && (rc = tm.check(tm.ctx, 0))) { timeable_free(&tm); return rc; }
-    timing_opts o;
-    timing_opts_default(&o);
-    o.batches = c->batches;
-    o.batch_ns = c->batch_ms * 1e6;
-    o.warmup_ns = c->warmup_ms * 1e6;
-    o.pc = pc;
-    o.stop = stop;
-    timing_result r;
-    rc = timing_measure(&tm, &o, &r);
-    timeable_free(&tm);
-    if (rc) return rc;
+    if (tm->check && (rc = tm->check(tm->ctx, 0))) timeable_free(tm);
+    return rc;
+}
+
+static void fill_row(const bench_target *t, const rbd_model *m, const bench_model *bm, const timing_result *r,
+                     timing_row *row)
+{
     memset(row, 0, sizeof *row);
     snprintf(row->method, sizeof row->method, "%s", t->name);
     snprintf(row->kind, sizeof row->kind, "%s", t->kind);
@@ -134,20 +127,62 @@ int bench_measure(const bench_target *t, const rbd_model *m, const bench_model *
     row->N = m->nb;
     row->nv = m->nv;
     row->nq = m->nq;
-    row->median_ns = r.ns.median;
-    row->min_ns = r.ns.min;
-    row->q1_ns = r.ns.q1;
-    row->q3_ns = r.ns.q3;
-    row->iqr_ns = r.ns.iqr;
-    row->batches = r.batches;
-    row->calls_per_batch = r.calls_per_batch;
-    row->instructions = r.instructions;
-    row->cycles = r.cycles;
-    row->fp_ops = r.fp_ops;
+    row->median_ns = r->ns.median;
+    row->min_ns = r->ns.min;
+    row->q1_ns = r->ns.q1;
+    row->q3_ns = r->ns.q3;
+    row->iqr_ns = r->ns.iqr;
+    row->batches = r->batches;
+    row->calls_per_batch = r->calls_per_batch;
+    row->instructions = r->instructions;
+    row->cycles = r->cycles;
+    row->fp_ops = r->fp_ops;
     flops_tree ft;
     flops_tree_of(m, &ft);
     row->flops = flops_per_call(t->name, &ft);
-    row->nsamples = r.nsamples < RBD_MAX_SAMPLES ? r.nsamples : RBD_MAX_SAMPLES;
-    memcpy(row->samples, r.samples, sizeof(double) * (size_t)row->nsamples);
-    return RBD_OK;
+    row->nsamples = r->nsamples < RBD_MAX_SAMPLES ? r->nsamples : RBD_MAX_SAMPLES;
+    memcpy(row->samples, r->samples, sizeof(double) * (size_t)row->nsamples);
+}
+
+int bench_measure_set(const bench_target *const *t, int n, const rbd_model *m, const bench_model *bm,
+                      const sweep_config *c, perfctr *pc, volatile sig_atomic_t *stop, timing_row *rows, int *status)
+{
+    rbd_timeable *tm = calloc((size_t)n + 1, sizeof *tm);
+    timing_result *r = calloc((size_t)n + 1, sizeof *r);
+    int *idx = malloc(sizeof(int) * ((size_t)n + 1));
+    if (!tm || !r || !idx) { free(tm); free(r); free(idx); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    int na = 0, rc = 0;
+    for (int i = 0; i < n; i++) status[i] = RBD_ENOTSUP;
+    for (int i = 0; i < n && !rc; i++) {
+        int e = make_timeable(t[i], m, c, &tm[na]);
+        if (e == RBD_ENOTSUP) continue;     /* not applicable to this model's joints */
+        status[i] = e;
+        if (e) { rc = e; break; }
+        idx[na++] = i;
+    }
+    if (!rc && na) {
+        timing_opts o;
+        timing_opts_default(&o);
+        o.batches = c->batches;
+        o.batch_ns = c->batch_ms * 1e6;
+        o.warmup_ns = c->warmup_ms * 1e6;
+        o.pc = pc;
+        o.stop = stop;
+        rc = timing_measure_set(tm, na, &o, r);
+        if (rc) for (int a = 0; a < na; a++) status[idx[a]] = rc;
+        else for (int a = 0; a < na; a++) fill_row(t[idx[a]], m, bm, &r[a], &rows[idx[a]]);
+    }
+    for (int a = 0; a < na; a++) timeable_free(&tm[a]);
+    free(tm);
+    free(r);
+    free(idx);
+    return rc;
+}
+
+int bench_measure(const bench_target *t, const rbd_model *m, const bench_model *bm, const sweep_config *c,
+                  perfctr *pc, volatile sig_atomic_t *stop, timing_row *row)
+{
+    int st = RBD_ENOTSUP;
+    int rc = bench_measure_set(&t, 1, m, bm, c, pc, stop, row, &st);
+    return rc ? rc : st;
 }

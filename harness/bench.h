@@ -42,6 +42,15 @@ perfctr *bench_counters(const char *cmd, int enabled);
  * or a negative RBD_E* code (RBD_ENOTSUP: the method does not apply). */
 int bench_measure(const bench_target *t, const rbd_model *m, const bench_model *bm, const sweep_config *c,
                   perfctr *pc, volatile sig_atomic_t *stop, timing_row *row);
+/* Times the n targets t[] on model m together (timing_measure_set: one
+ * batch of each per round), so their ratios are paired.  status[i] is 0
+ * (rows[i] filled), RBD_ENOTSUP (the method does not apply to m's joints)
+ * or the error that stopped the set.  Returns 0, 1 when interrupted, or
+ * the first error other than RBD_ENOTSUP (the target with that status
+ * names it; nothing is measured then). */
+int bench_measure_set(const bench_target *const *t, int n, const rbd_model *m, const bench_model *bm,
+                      const sweep_config *c, perfctr *pc, volatile sig_atomic_t *stop, timing_row *rows,
+                      int *status);
 
 
 

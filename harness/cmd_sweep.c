@@ -135,8 +135,10 @@ int cmd_sweep(int argc, char **argv)
     const char *config = NULL, *out = NULL;
     char *dir = NULL;
     int ch, status = EXIT_USAGE;
-    bench_target *tg = NULL;
+    bench_target *tg = NULL, **tp = NULL;
     bench_model *bm = NULL;
+    timing_row *mrows = NULL;
+    int *st = NULL;
     int ntg = 0, nbm = 0;
     perfctr *pc = NULL;
     csvlog log, slog;
@@ -230,48 +232,60 @@ int cmd_sweep(int argc, char **argv)
     extra_meta = json_pack("{s:b, s:i, s:I, s:i, s:i, s:f, s:f, s:o}", "hardware_counters", pc != NULL, "pin_cpu", c.pin,
                            "seed", (json_int_t)c.seed, "pool", c.pool, "batches", c.batches, "batch_ms", c.batch_ms,
                            "warmup_ms", c.warmup_ms, "method_options", meta_method_options(&c));
+    /* how the batches were taken: all methods of a model in rounds (paired) */
+    json_object_set_new(extra_meta, "timing", json_string("rounds: one batch of every method of a model per round"));
     if (sh.n > 1) json_object_set_new(extra_meta, "shard", json_sprintf("%d/%d", sh.k, sh.n));
     char *cl = meta_cmdline(cli_argc, cli_argv);
     int mrc = meta_write(dir, cl, extra_meta);
     free(cl);
     if (mrc) { cli_lib_error("sweep", 0); goto done; }
 
+    tp = malloc(sizeof *tp * ((size_t)ntg + 1));
+    mrows = calloc((size_t)ntg + 1, sizeof *mrows);
+    st = malloc(sizeof *st * ((size_t)ntg + 1));
+    if (!tp || !mrows || !st) { cli_error("sweep", 0, "out of memory"); goto done; }
     cli_catch_interrupt();
     int total = ntg * nbm, done_n = 0, skipped = 0, measured = 0;
     progress pg;
     progress_start(&pg, total);
     for (int j = 0; j < nbm && !cli_interrupted; j++) {
-        rbd_model *m = NULL;
-        for (int i = 0; i < ntg && !cli_interrupted; i++, done_n++) {
+        /* the targets of this model still to measure (this shard's, not in
+         * timings.csv yet), timed together: one batch of each per round */
+        int np = 0;
+        for (int i = 0; i < ntg; i++) {
             const char *key[3] = { tg[i].name, tg[i].kind, bm[j].spec };
             if (!shard_owns(&sh, (long)j * ntg + i)) continue;
             if (csvlog_find(&log, key) >= 0) { skipped++; continue; }
-            if (!m && model_from_spec(bm[j].spec, &m)) { progress_end(&pg); cli_lib_error("sweep", 0); goto done; }
-            char label[600];
-            snprintf(label, sizeof label, "%s %s", tg[i].name, bm[j].spec + (strncmp(bm[j].spec, "autotree:", 9) ? 0 : 9));
-            progress_update(&pg, done_n, label);
-            timing_row row;
-            int rc = bench_measure(&tg[i], m, &bm[j], &c, pc, &cli_interrupted, &row);
-            if (rc == 1) break;
-            if (rc == RBD_ENOTSUP) continue;  /* not applicable to this model's joints */
-            if (rc) {
-                progress_end(&pg);
-                cli_error("sweep", 0, "%s on %s: %s", tg[i].name, bm[j].spec, rbd_last_error());
-                rbd_model_free(m);
-                goto done;
-            }
+            tp[np++] = &tg[i];
+        }
+        done_n += ntg - np;
+        if (!np) continue;
+        rbd_model *m = NULL;
+        if (model_from_spec(bm[j].spec, &m)) { progress_end(&pg); cli_lib_error("sweep", 0); goto done; }
+        char label[600];
+        snprintf(label, sizeof label, "%d methods on %s", np, bm[j].spec + (strncmp(bm[j].spec, "autotree:", 9) ? 0 : 9));
+        progress_update(&pg, done_n, label);
+        int rc = bench_measure_set((const bench_target *const *)tp, np, m, &bm[j], &c, pc, &cli_interrupted, mrows, st);
+        rbd_model_free(m);
+        if (rc == 1) break;
+        if (rc) {
+            progress_end(&pg);
+            for (int i = 0; i < np; i++)
+                if (st[i] && st[i] != RBD_ENOTSUP) cli_error("sweep", 0, "%s on %s: %s", tp[i]->name, bm[j].spec, rbd_last_error());
+            goto done;
+        }
+        for (int i = 0; i < np; i++, done_n++) {
+            if (st[i] == RBD_ENOTSUP) continue;  /* not applicable to this model's joints */
             char buf[TIMINGS_NCOLS][64];
             const char *f[TIMINGS_NCOLS];
-            timing_row_to_fields(&row, buf, f);
-            if (csvlog_append(&log, f) || append_samples(&slog, &row)) {
+            timing_row_to_fields(&mrows[i], buf, f);
+            if (csvlog_append(&log, f) || append_samples(&slog, &mrows[i])) {
                 progress_end(&pg);
                 cli_lib_error("sweep", 0);
-                rbd_model_free(m);
                 goto done;
             }
             measured++;
         }
-        rbd_model_free(m);
     }
     progress_update(&pg, done_n, "");
     progress_end(&pg);
@@ -298,6 +312,9 @@ done:
     csvlog_close(&slog);
     free(dir);
     free(tg);
+    free(tp);
+    free(mrows);
+    free(st);
     free(bm);
     free(opts);
     sweep_config_free(&c);

@@ -8,13 +8,16 @@
 #include "bench.h"
 #include "cli.h"
 #include "roofline.h"
+#include "report_ratios.h"
 
 static const char help[] =
     "Usage: rbdiff time --N LIST [--bf LIST] [--methods LIST] [--baseline NAME] [options]\n\n"
     "Times every applicable registered method (and the base algorithms) on\n"
     "autotree:N=..,bf=.. for each bf and N, and prints median and min ns per\n"
-    "call, the inter-quartile range, and the ratio of each median to the\n"
-    "baseline's (default idsva for ID methods, fdsva for FD methods).  Where\n"
+    "call, the inter-quartile range, and the ratio to a baseline (default\n"
+    "idsva for ID methods, fdsva for FD methods).  The methods of one model\n"
+    "are timed together, one batch of each per round, and the ratio is the\n"
+    "median over rounds of the two batches' ns per call (paired).  Where\n"
     "flops per call are known (harness/flops.h: counted from the algorithm),\n"
     "the achieved GFLOP/s and its fraction of what OpenBLAS dgemm (n = nv)\n"
     "reaches in the same run.\n"
@@ -60,6 +63,8 @@ int cmd_time(int argc, char **argv)
     timing_row *rows = NULL;
     int ntg = 0, nbm = 0, nrows = 0;
     perfctr *pc = NULL;
+    bench_target **tp = NULL;
+    int *st = NULL;
     while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         if (ch == 'h') { fputs(help, stdout); status = EXIT_OK; goto done; }
         if (ch == 'B') { baseline = optarg; continue; }
@@ -93,20 +98,31 @@ int cmd_time(int argc, char **argv)
     if (bench_setup("time", &c)) goto done;
     pc = bench_counters("time", c.counters);
     rows = calloc((size_t)(ntg * nbm) + 1, sizeof *rows);
-    if (!rows) { cli_error("time", 0, "out of memory"); goto done; }
+    tp = malloc(sizeof *tp * ((size_t)ntg + 1));
+    st = malloc(sizeof *st * ((size_t)ntg + 1));
+    if (!rows || !tp || !st) { cli_error("time", 0, "out of memory"); goto done; }
+    for (int i = 0; i < ntg; i++) tp[i] = &tg[i];
     cli_catch_interrupt();
     const char *idb = baseline ? baseline : rbd_method_find("idsva") ? "idsva" : NULL;
     const char *fdb = baseline ? baseline : rbd_method_find("fdsva") ? "fdsva" : NULL;
     for (int j = 0; j < nbm && !cli_interrupted; j++) {
         rbd_model *m;
         if (cli_model("time", bm[j].spec, &m)) goto done;
-        printf("\n%s  (nv = %d)\n%-14s %-4s %12s %12s %7s %8s %12s %11s %7s %7s\n", bm[j].spec, m->nv, "method",
+        printf("\n%s  (nv = %d)\n%-14s %-4s %12s %12s %7s %14s %12s %11s %7s %7s\n", bm[j].spec, m->nv, "method",
                "kind", "median_ns", "min_ns", "iqr_%", "ratio", "instr/call", "flops/call", "GFLOP/s", "%dgemm");
-        for (int i = 0; i < ntg && !cli_interrupted; i++) {
-            int rc = bench_measure(&tg[i], m, &bm[j], &c, pc, &cli_interrupted, &rows[nrows]);
-            if (rc == 1) break;
-            if (rc == RBD_ENOTSUP) { printf("%-14s (%s)\n", tg[i].name, rbd_last_error()); continue; }
-            if (rc) { cli_error("time", 0, "%s on %s: %s", tg[i].name, bm[j].spec, rbd_last_error()); rbd_model_free(m); goto done; }
+        /* every target of the model measured together: one batch of each per round */
+        timing_row *mr = &rows[nrows];
+        int rc = bench_measure_set((const bench_target *const *)tp, ntg, m, &bm[j], &c, pc, &cli_interrupted, mr, st);
+        if (rc == 1) { rbd_model_free(m); break; }
+        if (rc) {
+            for (int i = 0; i < ntg; i++)
+                if (st[i] && st[i] != RBD_ENOTSUP) cli_error("time", 0, "%s on %s: %s", tg[i].name, bm[j].spec, rbd_last_error());
+            rbd_model_free(m);
+            goto done;
+        }
+        for (int i = 0; i < ntg; i++) {
+            if (st[i] == RBD_ENOTSUP) { printf("%-14s (not applicable to this model's joints)\n", tg[i].name); continue; }
+            if (&rows[nrows] != &mr[i]) rows[nrows] = mr[i];
             nrows++;
         }
         /* ratios once the whole model is measured, so the baseline may come last */
@@ -117,7 +133,9 @@ int cmd_time(int argc, char **argv)
             const timing_row *b = bn ? find(rows, nrows, bn, r->model) : NULL;
             const timing_row *roof = find(rows, nrows, ROOFLINE_NAME, r->model);
             char ratio[32] = "-", ins[32] = "-", fl[32] = "-", gf[32] = "-", frac[32] = "-";
-            if (b) snprintf(ratio, sizeof ratio, "%.3f", r->median_ns / b->median_ns);
+            double q;
+            int w, K = b ? report_paired(r, b, &q, &w) : 0;
+            if (K) snprintf(ratio, sizeof ratio, "%.3f %2d/%d", q, w, K);
             if (isfinite(r->instructions)) snprintf(ins, sizeof ins, "%.0f", r->instructions);
             if (isfinite(r->flops)) {
                 snprintf(fl, sizeof fl, "%.4g", r->flops);
@@ -125,20 +143,23 @@ int cmd_time(int argc, char **argv)
                 if (roof && isfinite(roof->flops))
                     snprintf(frac, sizeof frac, "%.1f", 100 * (r->flops / r->median_ns) / (roof->flops / roof->median_ns));
             }
-            printf("%-14s %-4s %12.1f %12.1f %7.1f %8s %12s %11s %7s %7s\n", r->method, r->kind, r->median_ns,
+            printf("%-14s %-4s %12.1f %12.1f %7.1f %14s %12s %11s %7s %7s\n", r->method, r->kind, r->median_ns,
                    r->min_ns, 100 * r->iqr_ns / r->median_ns, ratio, ins, fl, gf, frac);
         }
         fflush(stdout);
         rbd_model_free(m);
     }
-    if (idb) printf("\nratio = median / median of %s on the same model (%s rows)\n", idb, baseline ? "all" : "ID");
-    if (fdb && !baseline) printf("ratio = median / median of %s on the same model (FD rows)\n", fdb);
+    if (idb) printf("\nratio w/K = median over rounds of ns / ns of %s in the same round (%s rows); in w of K\n"
+                    "rounds %s was the faster\n", idb, baseline ? "all" : "ID", idb);
+    if (fdb && !baseline) printf("the same against %s for the FD rows\n", fdb);
     printf("GFLOP/s = analytic flops per call (harness/flops.h) / median; %%dgemm = that rate over dgemm's\n"
            "(n = nv, 2 n^3 flops) in this run\n");
     status = cli_interrupted ? cli_error("time", EXIT_INTERRUPTED, "interrupted") : EXIT_OK;
 done:
     perfctr_close(pc);
     free(rows);
+    free(tp);
+    free(st);
     free(tg);
     free(bm);
     free(opts);

@@ -6,6 +6,7 @@
 #include "rbd.h"
 #include "atomicio.h"
 #include "report_accuracy.h"
+#include "report_ratios.h"
 #include "results.h"
 
 typedef struct {
@@ -152,6 +153,7 @@ static int write_tables(FILE *f, void *p)
         }
     }
     free(meth); free(bfs); free(Ns);
+    report_ratios(f, c->rows, c->n);
     /* the accuracy audit's summary, when the run has one */
     csvlog acc;
     int present = 0;

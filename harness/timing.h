@@ -41,6 +41,15 @@ double timing_now_ns(void);
 
 /* RBD_EINTR-like stop: returns 1 (no result) when *o->stop was set. */
 int timing_measure(const rbd_timeable *t, const timing_opts *o, timing_result *r);
+/* The same for n timeables measured together: each is warmed up and
+ * calibrated, then the K batches run in rounds, one batch of each per
+ * round (rotating which goes first), so r[i].samples[b] and r[j].samples[b]
+ * were taken side by side.  Ratios between methods should come from these
+ * pairs (timing_paired_ratio), not from medians taken minutes apart. */
+int timing_measure_set(const rbd_timeable *t, int n, const timing_opts *o, timing_result *r);
+/* Median over the first K rounds of a[b] / b[b]: the ratio of two targets
+ * measured together, from their per-batch samples (NAN if K < 1). */
+double timing_paired_ratio(const double *a, const double *b, int K);
 
 /* Pins this thread to one CPU (sched_setaffinity); errors name the CPU. */
 int timing_pin_cpu(int cpu);

@@ -6,18 +6,22 @@
  *   line 17-18  row j, columns k of the proper subtree:  S_j^T t3_k, S_j^T t2_k
  *   line 19-20  column j, rows k of the subtree:          t4_k^T Psi_dot_j + t1_k^T Psi_ddot_j,
  *                                                         t4_k^T S_j + t1_k^T (S_dot_j + Psi_dot_j)
- * The backward sweep over bodies does lines 13-16 and 21-23 only, keeping
- * t1..t4 of every dof as a 24-number record.  Lines 17-20 then run column by
+ * The backward sweep over bodies does lines 13-16 and 21-23, keeping t1..t4
+ * of every dof as a 24-number record.  Lines 17-20 are written column by
  * column: a column's ancestor rows are line 17-18 entries (S_r^T times the
  * column's own t3, t2), its subtree rows line 19-20 (t4_r, t1_r times the
- * column's constants), every other row a structural zero.  Two plans, chosen
- * at init by the share of related (ancestor/descendant) entries:
- *  - dense (chain-like): t1, t4 and S are also kept as rows of length nv, so
- *    both products vectorise across rows; each column is streamed once, top
- *    to bottom, zeros included: no entry written twice, none strided;
- *  - sparse (branched): both matrices are cleared at once, then only the
- *    related entries are written, from the records (short runs: no gain
- *    from vectorising, one memset beats many small ones).
+ * column's constants), every other row a structural zero.  A body's columns
+ * can be written as soon as the sweep has passed its subtree.  Two plans,
+ * chosen at init by the size and the share of related (ancestor/descendant)
+ * entries:
+ *  - dense (chain-like, >= 12 dofs): t1, t4 and S are also kept as rows of
+ *    length nv, so both products vectorise across rows; after the sweep each
+ *    column is streamed once, top to bottom, zeros included: no entry
+ *    written twice, none strided;
+ *  - sparse (branched or small): both matrices are cleared at once, then
+ *    the sweep writes only the related entries of each body's columns from
+ *    the records while they are hot (short runs: no gain from vectorising,
+ *    one memset beats many small ones).
  *
  * Multi-dof joints: the diagonal block dtau_i/dq_i comes from line 19 (the
  * j <= i case of eq. 30, no f^C term); line 15's f^C xbar* S_i term enters the
@@ -114,9 +118,11 @@ static int idsva_init(const rbd_model *m, const rbd_options *o, void **out)
         for (int r = w->run_off[b]; r < w->run_off[b + 1]; r++)
             if (w->run[3 * r + 2]) related += w->run[3 * r + 1] - w->run[3 * r];
     }
-    /* measured: one memset of everything beats zero runs per column once most
-     * entries are structural zeros (branched trees) */
-    w->zero_first = 2 * related < (double)m->nv * m->nv;
+    /* measured (paired timings against pin26, gcc 12 -march=native): one
+     * memset of everything beats zero runs per column once most entries are
+     * structural zeros (branched trees); and below 12 dofs the vectorised
+     * row loops cost more in set-up than they save, even on a chain */
+    w->zero_first = 2 * related < (double)m->nv * m->nv || m->nv < 12;
     *out = w;
     return RBD_OK;
 }
@@ -163,6 +169,13 @@ static void subtree_rows(const double *restrict T1, const double *restrict T4, s
     }
 }
 
+/* Structural zeros of rows [r0, r1): a loop, not memset, whose call costs
+ * more than the short runs of small trees (measured). */
+static inline void zero_rows(int r0, int r1, double *restrict cq, double *restrict cv)
+{
+    for (int r = r0; r < r1; r++) cq[r] = cv[r] = 0;
+}
+
 /* The same for the sparse plan, one dof's (t1..t4) as a 24-number record.
  * The runs are short: clang's vectoriser would gather across records
  * (measured 13-23% slower on bf = 2, 5). */
@@ -207,6 +220,10 @@ static int idsva_eval(void *p, const rbd_state *x, rbd_derivs *out)
     double (*restrict R)[24] = w->R;
     double *restrict T = w->T;
     const int dense = !w->zero_first;
+    if (!dense) {
+        memset(dq, 0, sizeof(double) * n * n);
+        memset(dv, 0, sizeof(double) * n * n);
+    }
     for (int i = m->nb - 1; i >= 0; i--) {
         const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i];
         for (int j = j0; j < j1; j++) {
@@ -220,37 +237,28 @@ static int idsva_eval(void *p, const rbd_state *x, rbd_derivs *out)
                     T[n * (12 + r) + j] = g->S[j][r];
                 }
         }
+        if (!dense)     /* the subtree's records are complete: this body's columns now, while they are hot */
+            for (int k = j0; k < j1; k++) {
+                double *restrict cq = dq + n * k, *restrict cv = dv + n * k;
+                for (const int *run = w->arun + 2 * w->arun_off[i], *end = w->arun + 2 * w->arun_off[i + 1]; run < end;
+                     run += 2)
+                    ancestor_rows_aos((const double (*)[6])g->S, run[0], run[1], R[k], cq, cv);     /* lines 17-18 */
+                subtree_rows_aos((const double (*)[24])R, j0, w->end_v[k], g->S[k], g->Pd[k], g->Pdd[k], g->SdPd[k],
+                                 cq, cv);                                               /* lines 19-20 */
+            }
         if (m->parent[i] >= 0) rbd_idg_accumulate(g, i, m->parent[i]);         /* lines 21-23 */
     }
-    if (!dense) {
-        memset(dq, 0, sizeof(double) * n * n);
-        memset(dv, 0, sizeof(double) * n * n);
-        for (int k = 0; k < nv; k++) {
-            const int b = m->dof_body[k];
-            double *restrict cq = dq + n * k, *restrict cv = dv + n * k;
-            for (const int *run = w->arun + 2 * w->arun_off[b], *end = w->arun + 2 * w->arun_off[b + 1]; run < end; run += 2)
-                ancestor_rows_aos((const double (*)[6])g->S, run[0], run[1], R[k], cq, cv);     /* lines 17-18 */
-            subtree_rows_aos((const double (*)[24])R, m->idx_v[b], w->end_v[k], g->S[k], g->Pd[k], g->Pdd[k],
-                             g->SdPd[k], cq, cv);                                    /* lines 19-20 */
-        }
-        return RBD_OK;
-    }
+    if (!dense) return RBD_OK;
     const double *T1 = T, *T4 = T + 6 * n, *Sr = T + 12 * n;
     for (int k = 0; k < nv; k++) {
         const int b = m->dof_body[k], e = w->end_v[k];
         double *restrict cq = dq + n * k, *restrict cv = dv + n * k;
         for (const int *run = w->run + 3 * w->run_off[b], *end = w->run + 3 * w->run_off[b + 1]; run < end; run += 3) {
             if (run[2]) ancestor_rows(Sr, n, run[0], run[1], R[k] + 12, R[k] + 6, cq, cv);   /* lines 17-18 */
-            else {
-                memset(cq + run[0], 0, sizeof(double) * (size_t)(run[1] - run[0]));
-                memset(cv + run[0], 0, sizeof(double) * (size_t)(run[1] - run[0]));
-            }
+            else zero_rows(run[0], run[1], cq, cv);
         }
         subtree_rows(T1, T4, n, m->idx_v[b], e, g->S[k], g->Pd[k], g->Pdd[k], g->SdPd[k], cq, cv);  /* 19-20 */
-        if (e < nv) {
-            memset(cq + e, 0, sizeof(double) * (n - (size_t)e));
-            memset(cv + e, 0, sizeof(double) * (n - (size_t)e));
-        }
+        zero_rows(e, nv, cq, cv);
     }
     return RBD_OK;
 }

@@ -1,0 +1,73 @@
+/* tables.md, "Paired ratios": every ID method's time over idsva's and every
+ * FD method's over fdsva's, model by model, from the per-batch samples.
+ * The methods of one model are timed in rounds (timing_measure_set), so
+ * batch b of two methods was taken side by side: the ratio is the median
+ * over rounds of ns_b / baseline ns_b, and the count says in how many
+ * rounds the baseline was the faster one, so a reader can tell a real
+ * difference (11/11) from a tie (6/11). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report_ratios.h"
+#include "timing.h"
+
+static const timing_row *find(const timing_row *rows, int n, const char *method, const char *model)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcmp(rows[k].method, method) && !strcmp(rows[k].model, model)) return &rows[k];
+    return NULL;
+}
+
+int report_paired(const timing_row *r, const timing_row *b, double *ratio, int *base_faster)
+{
+    int K = r->nsamples < b->nsamples ? r->nsamples : b->nsamples;
+    if (K < 1) return 0;
+    *ratio = timing_paired_ratio(r->samples, b->samples, K);
+    *base_faster = 0;
+    for (int k = 0; k < K; k++) *base_faster += b->samples[k] < r->samples[k];
+    return K;
+}
+
+static void table(FILE *f, const timing_row *rows, int n, const char *kind, const char *base)
+{
+    const char **meth = malloc(sizeof *meth * ((size_t)n + 1));
+    if (!meth) return;
+    int nm = 0;
+    for (int k = 0; k < n; k++) {
+        if (strcmp(rows[k].kind, kind) || !strcmp(rows[k].method, base)) continue;
+        int j = 0;
+        while (j < nm && strcmp(meth[j], rows[k].method)) j++;
+        if (j == nm) meth[nm++] = rows[k].method;
+    }
+    int any = 0;
+    for (int k = 0; k < n && !any; k++) any = !strcmp(rows[k].method, base) && rows[k].nsamples > 0;
+    if (!nm || !any) { free(meth); return; }
+    fprintf(f, "\n## Paired ratios to %s (%s methods)\n\n"
+               "Each cell: median over the rounds of this method's ns per call over %s's in the same round, "
+               "and (w/K): in w of K rounds %s was the faster.\n\n| model | nv |", base, kind, base, base);
+    for (int m = 0; m < nm; m++) fprintf(f, " %s |", meth[m]);
+    fputs("\n|---|---:|", f);
+    for (int m = 0; m < nm; m++) fputs("---:|", f);
+    fputc('\n', f);
+    for (int k = 0; k < n; k++) {
+        const timing_row *b = &rows[k];
+        if (strcmp(b->method, base)) continue;
+        const char *model = b->model + (strncmp(b->model, "autotree:", 9) ? 0 : 9);
+        fprintf(f, "| %s | %d |", model, b->nv);
+        for (int m = 0; m < nm; m++) {
+            const timing_row *r = find(rows, n, meth[m], b->model);
+            double q;
+            int w, K = r ? report_paired(r, b, &q, &w) : 0;
+            if (K && isfinite(q)) fprintf(f, " %.3g (%d/%d) |", q, w, K);
+            else fputs(" - |", f);
+        }
+        fputc('\n', f);
+    }
+    free(meth);
+}
+
+void report_ratios(FILE *f, const timing_row *rows, int n)
+{
+    table(f, rows, n, "ID", "idsva");
+    table(f, rows, n, "FD", "fdsva");
+}

@@ -1,0 +1,16 @@
+/* Paired ratios to idsva / fdsva for tables.md (report_ratios.c). */
+#ifndef RBD_REPORT_RATIOS_H
+#define RBD_REPORT_RATIOS_H
+
+#include <stdio.h>
+#include "results.h"
+
+/* Ratio of r to b from their per-batch samples (median over rounds of
+ * r_b / b_b) and the number of rounds in which b was faster; returns the
+ * number of rounds compared (0: no samples). */
+int report_paired(const timing_row *r, const timing_row *b, double *ratio, int *base_faster);
+
+/* "## Paired ratios to idsva (ID methods)" and the same for fdsva. */
+void report_ratios(FILE *f, const timing_row *rows, int n);
+
+#endif
