@@ -8,6 +8,7 @@
 #include <string.h>
 #include "testutil.h"
 #include "bench.h"
+#include "report_ratios.h"
 #include "timing.h"
 
 typedef struct {
@@ -87,6 +88,66 @@ static void test_error_and_stop(void **s)
     assert_int_equal(timing_measure(&t, &o, &r), 1);
     o.batches = 0;
     assert_int_equal(timing_measure(&t, &o, &r), RBD_EINVAL);
+}
+
+/* ---- several timeables measured together, in rounds ---- */
+
+static int trace[256], ntrace, last_id = -1;
+
+static int traced_call(void *p, int k)
+{
+    (void)k;
+    int id = *(int *)p;
+    if (id != last_id && ntrace < 256) trace[ntrace++] = id;
+    last_id = id;
+    return 0;
+}
+
+static void test_rounds(void **s)
+{
+    (void)s;
+    int ids[3] = { 0, 1, 2 };
+    rbd_timeable t[3];
+    for (int i = 0; i < 3; i++) {
+        rbd_timeable x = { "traced", "base", 1, 4, &ids[i], traced_call, NULL, NULL };
+        t[i] = x;
+    }
+    timing_opts o = quick();
+    timing_result r[3];
+    ntrace = 0;
+    last_id = -1;
+    assert_int_equal(timing_measure_set(t, 3, &o, r), 0);
+    /* each calibrated in turn, then round b = targets b, b+1, b+2 (mod 3) */
+    assert_int_equal(ntrace, 3 + 3 * o.batches);
+    for (int i = 0; i < 3; i++) assert_int_equal(trace[i], i);
+    for (int b = 0; b < o.batches; b++)
+        for (int j = 0; j < 3; j++) assert_int_equal(trace[3 + 3 * b + j], (b + j) % 3);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(r[i].batches, o.batches);
+        assert_int_equal(r[i].nsamples, o.batches);
+        assert_true(r[i].ns.min > 0);
+    }
+    assert_int_equal(timing_measure_set(t, 0, &o, r), RBD_EINVAL);
+}
+
+static void test_paired_ratio(void **s)
+{
+    (void)s;
+    timing_row a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    double ra[5] = { 2, 2, 2, 1, 4 }, rb[5] = { 1, 1, 1, 2, 1 };
+    a.nsamples = 5;
+    b.nsamples = 4;   /* compared over the rounds both have */
+    memcpy(a.samples, ra, sizeof ra);
+    memcpy(b.samples, rb, sizeof rb);
+    double q;
+    int w;
+    assert_int_equal(report_paired(&a, &b, &q, &w), 4);
+    assert_true(q == 2);         /* per-round 2, 2, 2, 0.5: median 2 (the medians' ratio would be 1) */
+    assert_int_equal(w, 3);      /* b faster in rounds 0-2 */
+    b.nsamples = 0;
+    assert_int_equal(report_paired(&a, &b, &q, &w), 0);
 }
 
 /* ---- a dummy derivative method, as the real ones plug in ---- */
@@ -246,6 +307,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batches_and_stats),
         cmocka_unit_test(test_error_and_stop),
+        cmocka_unit_test(test_rounds),
+        cmocka_unit_test(test_paired_ratio),
         cmocka_unit_test(test_method_life_cycle),
         cmocka_unit_test(test_base_rnea_row),
         cmocka_unit_test(test_crossover_run),
