@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "id_ground.h"
+#include "idsva_chain.h"
 #include "method.h"
 
 typedef struct {
@@ -44,6 +45,8 @@ typedef struct {
     int *run, *run_off;  /* run_off[nb + 1] */
     int *arun, *arun_off;  /* the ancestor runs alone, [2] per run, for the sparse plan */
     int zero_first;     /* mostly structural zeros: clear both matrices at once, skip the zero runs */
+    int *col_start;     /* chain (dense plan, every body the next one's parent): [nv] first dof of the
+                         * column's body, for the blocked products of idsva_chain.c; else NULL */
 } idsva_ws;
 
 static void idsva_fini(void *p)
@@ -51,7 +54,7 @@ static void idsva_fini(void *p)
     idsva_ws *w = p;
     if (!w) return;
     rbd_idg_fini(&w->g);
-    free(w->R); free(w->T); free(w->end_v); free(w->run); free(w->run_off); free(w->arun); free(w->arun_off);
+    free(w->R); free(w->T); free(w->end_v); free(w->col_start); free(w->run); free(w->run_off); free(w->arun); free(w->arun_off);
     free(w);
 }
 
@@ -123,6 +126,12 @@ static int idsva_init(const rbd_model *m, const rbd_options *o, void **out)
      * structural zeros (branched trees); and below 12 dofs the vectorised
      * row loops cost more in set-up than they save, even on a chain */
     w->zero_first = 2 * related < (double)m->nv * m->nv || m->nv < 12;
+    int chain = !w->zero_first;
+    for (int b = 1; b < m->nb && chain; b++) chain = m->parent[b] == b - 1;
+    if (chain) {
+        if (!(w->col_start = malloc(sizeof(int) * (size_t)m->nv))) { idsva_fini(w); return rbd_fail(RBD_ENOMEM, "idsva: out of memory"); }
+        for (int j = 0; j < m->nv; j++) w->col_start[j] = m->idx_v[m->dof_body[j]];
+    }
     *out = w;
     return RBD_OK;
 }
@@ -249,6 +258,13 @@ static int idsva_eval(void *p, const rbd_state *x, rbd_derivs *out)
         if (m->parent[i] >= 0) rbd_idg_accumulate(g, i, m->parent[i]);         /* lines 21-23 */
     }
     if (!dense) return RBD_OK;
+    if (w->col_start) {
+        const idsva_chain_in in = { nv, w->col_start, T, (const double (*)[6])g->S, (const double (*)[6])g->Pd,
+                                    (const double (*)[6])g->Pdd, (const double (*)[6])g->SdPd,
+                                    (const double (*)[24])R };
+        idsva_chain_products(&in, dq, dv);
+        return RBD_OK;
+    }
     const double *T1 = T, *T4 = T + 6 * n, *Sr = T + 12 * n;
     for (int k = 0; k < nv; k++) {
         const int b = m->dof_body[k], e = w->end_v[k];

@@ -156,6 +156,9 @@ static void test_agreement_autotree(void **s)
             check_model(spec, 3, seed++);
         }
     check_model("autotree:N=13,bf=1.5,skew=-0.4,taper=1.1", 2, seed++);
+    /* chains whose length is not a multiple of idsva's 4-row blocks (idsva_chain.c) */
+    check_model("autotree:N=13,bf=1,skew=0.3", 2, seed++);
+    check_model("autotree:N=15,bf=1,skew=0.3,taper=0.95", 2, seed++);
 }
 
 /* The N = 60, taper 0.9 trees: max-error agreement still at 1e-10 of max|R|,
