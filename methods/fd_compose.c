@@ -25,6 +25,21 @@ typedef struct {
     rbd_dmm_rows rows;
 } fdc_ws;
 
+/* fdsva's combination step (fd_compose.h, RBD_FDSVA_SPARSE_SIZE): the
+ * sparse DMM while the non-zero rows of dID/du (R entries in all) make an
+ * equivalent dense size R / nv below RBD_FDSVA_SPARSE_SIZE, else dgemm
+ * below the crossover nx and AZA from it. */
+static rbd_combine fdsva_choice(const rbd_model *m, const rbd_dmm_rows *rows, int nx)
+{
+    double R = 0;
+    for (int j = 0; j < m->nv; j++) {
+        int b = m->dof_body[j];
+        for (int t = rows->off[b]; t < rows->off[b + 1]; t++) R += rows->run[2 * t + 1] - rows->run[2 * t];
+    }
+    if (R / m->nv < RBD_FDSVA_SPARSE_SIZE) return RBD_COMBINE_DMM_SPARSE;
+    return m->nv < nx ? RBD_COMBINE_DMM_BLAS : RBD_COMBINE_AZA;
+}
+
 void rbd_fdc_fini(void *p)
 {
     fdc_ws *w = p;
@@ -60,7 +75,9 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
     w->combine = c->combine;
     if (w->combine == RBD_COMBINE_SWITCH) {
         int nx = o->fdsva_crossover > 0 ? o->fdsva_crossover : RBD_FDSVA_CROSSOVER_DEFAULT;
-        w->combine = m->nv < nx ? RBD_COMBINE_DMM_BLAS : RBD_COMBINE_AZA;
+        if ((rc = rbd_dmm_rows_init(m, &w->rows))) { rbd_fdc_fini(w); return rc; }
+        w->combine = fdsva_choice(m, &w->rows, nx);
+        if (w->combine != RBD_COMBINE_DMM_SPARSE) rbd_dmm_rows_fini(&w->rows);
     }
     if ((rc = c->id->init(m, o, &w->idws))) { w->idws = NULL; rbd_fdc_fini(w); return rc; }
     size_t nv = (size_t)m->nv;
@@ -69,7 +86,10 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
     w->G = malloc(sizeof(double) * 2 * nv * nv);
     w->tau = malloc(sizeof(double) * nv);
     if (w->combine == RBD_COMBINE_AZA && !(w->aza = rbd_aza_new(m))) { rbd_fdc_fini(w); return RBD_ENOMEM; }
-    if (w->combine == RBD_COMBINE_DMM_SPARSE && (rc = rbd_dmm_rows_init(m, &w->rows))) { rbd_fdc_fini(w); return rc; }
+    if (w->combine == RBD_COMBINE_DMM_SPARSE && !w->rows.off && (rc = rbd_dmm_rows_init(m, &w->rows))) {
+        rbd_fdc_fini(w);
+        return rc;
+    }
     if (!w->d || (w->minv != RBD_MINV_ANALYTIC && !w->dm) || !w->G || !w->tau) {
         rbd_fdc_fini(w);
         return rbd_fail(RBD_ENOMEM, "%s: out of memory for %d dofs", name, m->nv);

@@ -44,12 +44,27 @@
  * 0.73 us on hyq, against 65-250 ns, 0.7-0.8 us, 3.2-4.8 us, 0.38 us and
  * 2.5 us for rbd_dmm_loop twice (OpenBLAS 0.3.21's small-matrix kernels). */
 
+/* ... unless dID/du is mostly structural zeros or small: fdsva uses the
+ * DMM that skips the zero rows (rbd_dmm_sparse) while R / nv <
+ * RBD_FDSVA_SPARSE_SIZE, R the number of entries of dID/dq that can be
+ * non-zero (an equivalent dense size: nv on a chain, about twice the depth
+ * on a branched tree).  Measured in one paired sweep
+ * (results/2026-11-22-paired, tables.md): against fdsva with dgemm the
+ * sparse loop took 0.84-0.89x on chains of 7-20 bodies, 1.01x at 30 and
+ * 1.27x at 50; 0.44-0.88x on every bf = 2, 5 tree from 7 to 100 bodies and
+ * 0.85-0.91x on the robots (ur3 ... hyq).  On a branched tree of depth d it
+ * costs O(nv^2 d) against AZA's O(nv^2) with a large constant, so it stays
+ * ahead of AZA past the crossover too: paired, N = 200 and 500, bf = 2 and
+ * 5, fdsva-aza took 1.7-2.6x and fdsva-dmm (dgemm) 2.5-5.8x the sparse
+ * DMM's time. */
+#define RBD_FDSVA_SPARSE_SIZE 30
+
 typedef enum {
     RBD_COMBINE_DMM_BLAS,       /* cblas_dgemm                               */
     RBD_COMBINE_DMM_LOOP,       /* plain column-by-column loop               */
     RBD_COMBINE_DMM_SPARSE,     /* loop over the non-zero rows of dID/du only */
     RBD_COMBINE_AZA,            /* eq. (34) on blocks of columns             */
-    RBD_COMBINE_SWITCH          /* DMM (BLAS) below the crossover, else AZA  */
+    RBD_COMBINE_SWITCH          /* fdsva: sparse DMM, or dgemm below the crossover, else AZA */
 } rbd_combine;
 
 typedef struct {
