@@ -9,7 +9,7 @@ void rbd_data_free(rbd_data *d)
     if (!d) return;
     free(d->Xup); free(d->X0); free(d->v); free(d->a); free(d->f); free(d->c); free(d->pA); free(d->IA);
     free(d->U); free(d->Dinv); free(d->u); free(d->Ic); free(d->F); free(d->work); free(d->work2);
-    free(d->S0); free(d->U0); free(d->SD0); free(d->aslot); free(d->A); free(d->Fs); free(d->ipath);
+    free(d->S0); free(d->UG); free(d->U0); free(d->SD0); free(d->aslot); free(d->A); free(d->Fs); free(d->ipath);
     free(d);
 }
 
@@ -43,6 +43,7 @@ rbd_data *rbd_data_new(const rbd_model *m)
     d->work = calloc(nv * nv, sizeof *d->work);
     d->work2 = calloc(nv * nv, sizeof *d->work2);
     d->S0 = calloc(nv, sizeof *d->S0);
+    d->UG = calloc(nv, sizeof *d->UG);
     d->U0 = calloc(nv, sizeof *d->U0);
     d->SD0 = calloc(nv, sizeof *d->SD0);
     d->ipath = calloc(nv, sizeof *d->ipath);

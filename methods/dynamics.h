@@ -26,6 +26,7 @@ struct rbd_data {
     double *work2;              /* [nv*nv] another                            */
     /* ground-frame columns (rnea_ground, minv_analytic) */
     double (*S0)[6];            /* [nv] 0S_i = X0_i^-1 S_i                    */
+    double (*UG)[6];            /* [nv] 0U_i = X0_i^T U_i                     */
     double (*U0)[6];            /* [nv] 0U_i D_i^-1 = X0_i^T U_i D_i^-1       */
     double (*SD0)[6];           /* [nv] 0S_i D_i^-1                           */
     /* minv_analytic's forward pass keeps one 6 x nv acceleration block per
@@ -104,6 +105,9 @@ static inline void rbd_anc_axpy(const rbd_model *m, int k, double alpha, const d
 int rbd_minv(const rbd_model *m, rbd_data *d, rbd_minv_kind kind, const double *q, double *Minv);
 /* The three variants (minv_analytic.c, minv_ltdl.c, minv_lapack.c). */
 int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *Minv);
+/* Its O(N^2) sweeps alone, from the ground-frame columns in d: S0, UG, U0,
+ * SD0 and the D^-1 blocks (fd_ground.c fills them without transforms). */
+void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *Minv);
 int rbd_minv_ltdl(const rbd_model *m, rbd_data *d, const double *q, double *Minv);
 int rbd_minv_lapack(const rbd_model *m, rbd_data *d, const double *q, double *Minv);
 /* Copy the lower (upper) triangle of the n x n column-major A to the other. */

@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 #include "fd_compose.h"
+#include "fd_ground.h"
 
 typedef struct {
     const rbd_model *m;
@@ -23,6 +24,8 @@ typedef struct {
     double *G, *tau;            /* [2 nv nv] dID/dq then dID/dqd; [nv] ID's tau */
     rbd_aza *aza;
     rbd_dmm_rows rows;
+    rbd_idg *g;                 /* the ground pipeline (c->ground): the inner method's forward pass */
+    double *zero;               /* [nv] qdd = 0 for it */
 } fdc_ws;
 
 /* fdsva's combination step (fd_compose.h, RBD_FDSVA_SPARSE_SIZE): the
@@ -47,7 +50,7 @@ void rbd_fdc_fini(void *p)
     if (w->idws) w->c->id->fini(w->idws);
     rbd_data_free(w->d);
     rbd_data_free(w->dm);
-    free(w->G); free(w->tau);
+    free(w->G); free(w->tau); free(w->zero);
     rbd_aza_free(w->aza);
     rbd_dmm_rows_fini(&w->rows);
     free(w);
@@ -86,6 +89,13 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
     w->G = malloc(sizeof(double) * 2 * nv * nv);
     w->tau = malloc(sizeof(double) * nv);
     if (w->combine == RBD_COMBINE_AZA && !(w->aza = rbd_aza_new(m))) { rbd_fdc_fini(w); return RBD_ENOMEM; }
+    /* one forward pass for FD, M^-1 and dID/du when the inner method has a
+     * ground backend; AZA reads ABA's body-frame IA, U, D^-1, and the other
+     * M^-1 variants are their own algorithms: those keep ABA */
+    if (c->ground && w->minv == RBD_MINV_ANALYTIC && w->combine != RBD_COMBINE_AZA) {
+        w->g = c->ground->idg(w->idws);
+        if (!(w->zero = calloc(nv + 1, sizeof *w->zero))) { rbd_fdc_fini(w); return rbd_fail(RBD_ENOMEM, "%s: out of memory", name); }
+    }
     if (w->combine == RBD_COMBINE_DMM_SPARSE && !w->rows.off && (rc = rbd_dmm_rows_init(m, &w->rows))) {
         rbd_fdc_fini(w);
         return rc;
@@ -107,13 +117,19 @@ int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
                         w ? w->c->self->name : "fd-compose");
     const rbd_model *m = w->m;
     const size_t nn = (size_t)m->nv * (size_t)m->nv;
-    int rc = rbd_aba(m, w->d, x->q, x->v, x->tau, out->qdd);
-    if (rc) return rc;
-    const rbd_state xa = { .q = x->q, .v = x->v, .a = out->qdd };
-    rbd_derivs di = { .tau = w->tau, .dtau_dq = w->G, .dtau_dv = w->G + nn };
-    if ((rc = w->c->id->eval(w->idws, &xa, &di))) return rc;
-    if (w->minv == RBD_MINV_ANALYTIC) rbd_minv_analytic_after_aba(m, w->d, out->dqdd_dtau);
-    else if ((rc = rbd_minv(m, w->dm, w->minv, x->q, out->dqdd_dtau))) return rc;
+    int rc;
+    if (w->g) {
+        rbd_idg_forward(m, w->g, x->q, x->v, w->zero);
+        if ((rc = rbd_fdg_solve(m, w->d, w->g, x->tau, out->qdd, out->dqdd_dtau))) return rc;
+        w->c->ground->backward(w->idws, w->tau, w->G, w->G + nn);
+    } else {
+        if ((rc = rbd_aba(m, w->d, x->q, x->v, x->tau, out->qdd))) return rc;
+        const rbd_state xa = { .q = x->q, .v = x->v, .a = out->qdd };
+        rbd_derivs di = { .tau = w->tau, .dtau_dq = w->G, .dtau_dv = w->G + nn };
+        if ((rc = w->c->id->eval(w->idws, &xa, &di))) return rc;
+        if (w->minv == RBD_MINV_ANALYTIC) rbd_minv_analytic_after_aba(m, w->d, out->dqdd_dtau);
+        else if ((rc = rbd_minv(m, w->dm, w->minv, x->q, out->dqdd_dtau))) return rc;
+    }
     const double *Mi = out->dqdd_dtau;
     switch (w->combine) {
     case RBD_COMBINE_DMM_BLAS:

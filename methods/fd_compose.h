@@ -67,10 +67,15 @@ typedef enum {
     RBD_COMBINE_SWITCH          /* fdsva: sparse DMM, or dgemm below the crossover, else AZA */
 } rbd_combine;
 
+struct rbd_idg_backend_s;
 typedef struct {
     const rbd_method *self;     /* the composed method (name, joints)        */
     const rbd_method *id;       /* the inner ID-derivative method            */
     rbd_combine combine;
+    /* the inner method's ground-frame backward pass (id_ground.h), or NULL:
+     * with it, qdd0 and the analytic M^-1 come from its forward pass
+     * (fd_ground.c) instead of ABA and a pass of their own */
+    const struct rbd_idg_backend_s *ground;
 } rbd_fd_compose;
 
 int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options *o, void **ws);

@@ -12,14 +12,21 @@
  *                     RBD_FDSVA_CROSSOVER_DEFAULT; Fig. 7, Table III).
  *                     fdsva-dmm is the paper's FDSVA-with-DMM, the one to
  *                     set against pin26-fd for the same DMM.
+ *   fdsva-1pass       fdsva's choice, but qdd0 and M^-1 from IDSVA's own
+ *                     ground-frame forward pass (fd_ground.c) instead of
+ *                     ABA and M^-1's body-frame passes: one kinematic pass
+ *                     per call, as Pinocchio 3's computeABADerivatives; the
+ *                     price is accuracy where bodies are far from the
+ *                     origin (inertias about it add up with cancellation).
  */
 #include "fd_compose.h"
+#include "id_ground.h"
 
 extern const rbd_method rbd_method_idsva, rbd_method_fdsva, rbd_method_fdsva_dmm, rbd_method_fdsva_dmm_loop,
-    rbd_method_fdsva_dmm_sparse, rbd_method_fdsva_aza;
+    rbd_method_fdsva_dmm_sparse, rbd_method_fdsva_aza, rbd_method_fdsva_1pass;
 
-#define FDSVA(var, str, comb, sum)                                                                  \
-    static const rbd_fd_compose var##_c = { &rbd_method_##var, &rbd_method_idsva, comb };           \
+#define FDSVA(var, str, comb, ground, sum)                                                          \
+    static const rbd_fd_compose var##_c = { &rbd_method_##var, &rbd_method_idsva, comb, ground };    \
     static int var##_init(const rbd_model *m, const rbd_options *o, void **ws)                      \
     {                                                                                               \
         return rbd_fdc_init(&var##_c, m, o, ws);                                                    \
@@ -28,12 +35,15 @@ extern const rbd_method rbd_method_idsva, rbd_method_fdsva, rbd_method_fdsva_dmm
                                           .joints = RBD_JOINTS_ALL, .init = var##_init,             \
                                           .eval = rbd_fdc_eval, .fini = rbd_fdc_fini };
 
-FDSVA(fdsva, "fdsva", RBD_COMBINE_SWITCH,
+FDSVA(fdsva, "fdsva", RBD_COMBINE_SWITCH, NULL,
       "FDSVA: IDSVA + M^-1 + the measured best of sparse DMM, dgemm DMM and AZA (eq. 34); sec. IV-C")
-FDSVA(fdsva_dmm, "fdsva-dmm", RBD_COMBINE_DMM_BLAS, "IDSVA + M^-1 + DMM by OpenBLAS dgemm; eq. (5), Fig. 7")
-FDSVA(fdsva_dmm_loop, "fdsva-dmm-loop", RBD_COMBINE_DMM_LOOP,
+FDSVA(fdsva_dmm, "fdsva-dmm", RBD_COMBINE_DMM_BLAS, NULL, "IDSVA + M^-1 + DMM by OpenBLAS dgemm; eq. (5), Fig. 7")
+FDSVA(fdsva_dmm_loop, "fdsva-dmm-loop", RBD_COMBINE_DMM_LOOP, NULL,
       "IDSVA + M^-1 + DMM by a plain column loop (no BLAS); eq. (5)")
-FDSVA(fdsva_dmm_sparse, "fdsva-dmm-sparse", RBD_COMBINE_DMM_SPARSE,
+FDSVA(fdsva_dmm_sparse, "fdsva-dmm-sparse", RBD_COMBINE_DMM_SPARSE, NULL,
       "IDSVA + M^-1 + DMM loop over dID/du's possibly non-zero rows (ancestors and subtree) only")
-FDSVA(fdsva_aza, "fdsva-aza", RBD_COMBINE_AZA,
+FDSVA(fdsva_aza, "fdsva-aza", RBD_COMBINE_AZA, NULL,
       "IDSVA + M^-1 + AZA: ABA(q, 0, b, 0) on dID/du's columns, 8 at a time, ABA's IA reused; eq. (34), Fig. 7")
+FDSVA(fdsva_1pass, "fdsva-1pass", RBD_COMBINE_SWITCH, &rbd_idsva_backend,
+      "fdsva with qdd0 and M^-1 from IDSVA's ground-frame forward pass (fd_ground.c): one kinematic pass, "
+      "less accurate on long chains")

@@ -28,6 +28,17 @@ typedef struct {
     double (*hC)[6], (*fC)[6];      /* [nb] composite momentum and force          */
 } rbd_idg;
 
+/* An ID-derivative method on this forward pass (idsva, pin26) also exposes
+ * its backward pass alone, so fd_ground.c can run one forward pass for the
+ * forward dynamics, M^-1 and the ID derivatives together. */
+typedef struct rbd_idg_backend_s {
+    rbd_idg *(*idg)(void *ws);      /* the method's forward-pass workspace             */
+    /* tau, dtau/dq, dtau/dqd from the forward pass left in idg(ws) */
+    void (*backward)(void *ws, double *restrict tau, double *restrict dq, double *restrict dv);
+} rbd_idg_backend;
+
+extern const rbd_idg_backend rbd_idsva_backend, rbd_pin26_backend;
+
 int rbd_idg_init(const rbd_model *m, rbd_idg *w);
 void rbd_idg_fini(rbd_idg *w);
 

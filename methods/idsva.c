@@ -215,17 +215,14 @@ static inline void subtree_rows_aos(const double (*restrict R)[24], int r0, int 
     }
 }
 
-static int idsva_eval(void *p, const rbd_state *x, rbd_derivs *out)
+/* Alg. 1 lines 12-23 after rbd_idg_forward filled w->g. */
+static void idsva_backward(void *p, double *restrict tau, double *restrict dq, double *restrict dv)
 {
     idsva_ws *w = p;
-    if (!w || !x || !x->q || !x->v || !x->a || !out || !out->tau || !out->dtau_dq || !out->dtau_dv)
-        return rbd_fail(RBD_EINVAL, "idsva: null workspace, state vector or output buffer");
     const rbd_model *m = w->m;
     rbd_idg *g = &w->g;
     const int nv = m->nv;
     const size_t n = (size_t)nv;
-    rbd_idg_forward(m, g, x->q, x->v, x->a);
-    double *restrict dq = out->dtau_dq, *restrict dv = out->dtau_dv, *restrict tau = out->tau;
     double (*restrict R)[24] = w->R;
     double *restrict T = w->T;
     const int dense = !w->zero_first;
@@ -257,13 +254,13 @@ static int idsva_eval(void *p, const rbd_state *x, rbd_derivs *out)
             }
         if (m->parent[i] >= 0) rbd_idg_accumulate(g, i, m->parent[i]);         /* lines 21-23 */
     }
-    if (!dense) return RBD_OK;
+    if (!dense) return;
     if (w->col_start) {
         const idsva_chain_in in = { nv, w->col_start, T, (const double (*)[6])g->S, (const double (*)[6])g->Pd,
                                     (const double (*)[6])g->Pdd, (const double (*)[6])g->SdPd,
                                     (const double (*)[24])R };
         idsva_chain_products(&in, dq, dv);
-        return RBD_OK;
+        return;
     }
     const double *T1 = T, *T4 = T + 6 * n, *Sr = T + 12 * n;
     for (int k = 0; k < nv; k++) {
@@ -276,6 +273,23 @@ static int idsva_eval(void *p, const rbd_state *x, rbd_derivs *out)
         subtree_rows(T1, T4, n, m->idx_v[b], e, g->S[k], g->Pd[k], g->Pdd[k], g->SdPd[k], cq, cv);  /* 19-20 */
         zero_rows(e, nv, cq, cv);
     }
+    return;
+}
+
+static rbd_idg *idsva_idg(void *p)
+{
+    return &((idsva_ws *)p)->g;
+}
+
+const rbd_idg_backend rbd_idsva_backend = { idsva_idg, idsva_backward };
+
+static int idsva_eval(void *p, const rbd_state *x, rbd_derivs *out)
+{
+    idsva_ws *w = p;
+    if (!w || !x || !x->q || !x->v || !x->a || !out || !out->tau || !out->dtau_dq || !out->dtau_dv)
+        return rbd_fail(RBD_EINVAL, "idsva: null workspace, state vector or output buffer");
+    rbd_idg_forward(w->m, &w->g, x->q, x->v, x->a);
+    idsva_backward(w, out->tau, out->dtau_dq, out->dtau_dv);
     return RBD_OK;
 }
 

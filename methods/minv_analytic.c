@@ -71,6 +71,7 @@ static void ground_columns(const rbd_model *m, rbd_data *d)
                 UD[b][r] = s;
             }
         for (int k = 0; k < n; k++) {
+            sp_xform_T_force(X0, d->U[v0 + k], d->UG[v0 + k]);           /* 0U = X0^T U */
             sp_xform_T_force(X0, UD[k], d->U0[v0 + k]);                  /* 0U D^-1 = X0^T U D^-1 */
             sp_xform_inv_motion(X0, m->S + 6 * (v0 + k), d->S0[v0 + k]);
         }
@@ -132,7 +133,7 @@ static void fwd_1dof_inplace(int j0, int j1, const double *UD, const double *S, 
 }
 
 /* The O(N^2) sweeps, given ground_columns. */
-static void sweeps(const rbd_model *m, rbd_data *d, double *Minv)
+void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *Minv)
 {
     const int nb = m->nb, nv = m->nv;
     const size_t ld = (size_t)nv;
@@ -143,11 +144,10 @@ static void sweeps(const rbd_model *m, rbd_data *d, double *Minv)
         const int v0 = m->idx_v[i], n = m->nv_of[i];
         const int ve = m->subtree_end[i] < nb ? m->idx_v[m->subtree_end[i]] : nv;
         const double *Dinv = d->Dinv + 36 * i;
-        double U[6][6];
+        const double (*U)[6] = (const double (*)[6])d->UG + v0;
         for (int r = 0; r < n; r++) {
             double *row = Minv + ld * (v0 + r);                /* row v0+r, stored as a column */
             for (int c = 0; c < n; c++) row[v0 + c] = Dinv[n * r + c];
-            sp_xform_T_force(&d->X0[i], d->U[v0 + r], U[r]);
         }
         for (int c = 0; c < n; c++)                            /* own columns: pA = 0 there */
             for (int k = 0; k < 6; k++) F[k][v0 + c] = d->U0[v0 + c][k];
@@ -226,7 +226,7 @@ int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *
     int rc = articulated_inertias(m, d, q);
     if (rc) return rc;
     ground_columns(m, d);
-    sweeps(m, d, Minv);
+    rbd_minv_analytic_sweeps(m, d, Minv);
     return RBD_OK;
 }
 
@@ -235,5 +235,5 @@ int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *
 void rbd_minv_analytic_after_aba(const rbd_model *m, rbd_data *d, double *Minv)
 {
     ground_columns(m, d);
-    sweeps(m, d, Minv);
+    rbd_minv_analytic_sweeps(m, d, Minv);
 }

@@ -61,16 +61,13 @@ static inline double dot6(const double *a, const double *b)
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
 }
 
-static int pin_eval(void *p, const rbd_state *x, rbd_derivs *out)
+/* The backward pass after rbd_idg_forward filled w->g. */
+static void pin_backward(void *p, double *restrict tau, double *restrict dq, double *restrict dv)
 {
     pin_ws *w = p;
-    if (!w || !x || !x->q || !x->v || !x->a || !out || !out->tau || !out->dtau_dq || !out->dtau_dv)
-        return rbd_fail(RBD_EINVAL, "pin26: null workspace, state vector or output buffer");
     const rbd_model *m = w->m;
     rbd_idg *g = &w->g;
     const int nv = m->nv;
-    rbd_idg_forward(m, g, x->q, x->v, x->a);
-    double *restrict dq = out->dtau_dq, *restrict dv = out->dtau_dv, *restrict tau = out->tau;
     double *restrict T2 = w->T, *restrict T3 = T2 + 6 * nv;
     memset(dq, 0, sizeof(double) * (size_t)nv * (size_t)nv);
     memset(dv, 0, sizeof(double) * (size_t)nv * (size_t)nv);
@@ -105,6 +102,22 @@ static int pin_eval(void *p, const rbd_state *x, rbd_derivs *out)
         }
         if (m->parent[i] >= 0) rbd_idg_accumulate(g, i, m->parent[i]);
     }
+}
+
+static rbd_idg *pin_idg(void *p)
+{
+    return &((pin_ws *)p)->g;
+}
+
+const rbd_idg_backend rbd_pin26_backend = { pin_idg, pin_backward };
+
+static int pin_eval(void *p, const rbd_state *x, rbd_derivs *out)
+{
+    pin_ws *w = p;
+    if (!w || !x || !x->q || !x->v || !x->a || !out || !out->tau || !out->dtau_dq || !out->dtau_dv)
+        return rbd_fail(RBD_EINVAL, "pin26: null workspace, state vector or output buffer");
+    rbd_idg_forward(w->m, &w->g, x->q, x->v, x->a);
+    pin_backward(w, out->tau, out->dtau_dq, out->dtau_dv);
     return RBD_OK;
 }
 

@@ -20,6 +20,11 @@
 #include "method.h"
 
 static int is_fd_fd(const rbd_method *meth) { return strcmp(meth->name, "fd-fd") == 0; }
+/* fdsva-1pass gets qdd0 and M^-1 in ground coordinates (fd_ground.c), where
+ * inertias about a far origin add with cancellation: on the N = 20 planar
+ * chain of taper 0.9, qdd to 1.3e-12 of max|qdd| and M^-1 to 3.4e-12 of its
+ * largest entry (measured), against ~1e-14 by the body-frame passes. */
+static int is_one_pass(const rbd_method *meth) { return strcmp(meth->name, "fdsva-1pass") == 0; }
 
 typedef struct {
     double *q, *v, *tau, *qdd, *dq, *dv, *dt;
@@ -85,7 +90,7 @@ static void check_against(const rbd_model *m, const evalbuf *st, const evalbuf *
         tu_assert_close(what, X[w], R[w], nv, nv, approx ? tol : 10 * tol);
     }
     snprintf(what, sizeof what, "%s qdd on %s", meth->name, m->spec);
-    tu_assert_close(what, r.qdd, ref->qdd, nv, 1, 1e-12);
+    tu_assert_close(what, r.qdd, ref->qdd, nv, 1, is_one_pass(meth) ? 1e-10 : 1e-12);
     buf_free(&r);
 }
 
@@ -226,9 +231,11 @@ static void test_combinations_agree(void **s)
                     !strcmp(meth->name, "fd-cs"))
                     continue;
                 eval_opts(meth, m, &o, &st, &r);
-                tu_assert_close(meth->name, r.dt, Mi, (size_t)m->nv, (size_t)m->nv, 0);
+                /* the same M^-1 code, so the same bits; fdsva-1pass's own analytic M^-1 to rounding */
+                int own = is_one_pass(meth) && o.minv == RBD_MINV_ANALYTIC;
+                tu_assert_close(meth->name, r.dt, Mi, (size_t)m->nv, (size_t)m->nv, own ? 1e-10 : 0);
                 double e = fmax(tu_max_rel(r.dq, ref.dq, n2), tu_max_rel(r.dv, ref.dv, n2));
-                if (!(e <= 1e-11)) fail_msg("%s with M^-1 %s on %s: %.3g", meth->name, rbd_minv_name(o.minv), m->spec, e);
+                if (!(e <= (own ? 1e-9 : 1e-11))) fail_msg("%s with M^-1 %s on %s: %.3g", meth->name, rbd_minv_name(o.minv), m->spec, e);
             }
         }
         free(Mi);
