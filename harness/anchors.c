@@ -271,7 +271,7 @@ const anchor_table *anchors_find(const anchor_set *s, const char *key, int robot
 const char *anchors_column_of(const char *method)
 {
     static const char *const map[][2] = {
-        { "idsva", "rnea_derivs" }, { "fdsva", "aba_derivs" }, { "fdsva-aza", "aba_derivs" },
+        { "idsva", "rnea_derivs" }, { "fdsva", "aba_derivs" }, { "fdsva-1pass", "aba_derivs" }, { "fdsva-aza", "aba_derivs" },
         { "fdsva-dmm", "fd_via_id" }, { "pin26-fd", "fd_via_id" }, { "rnea", "rnea" }, { "aba", "aba" },
         { "minv", "minv" },
     };
@@ -306,7 +306,8 @@ static double target_of(const char *method, int robot, const char *name, int N)
         if (robot) return !strcmp(name, "ur5") || !strcmp(name, "hyq") ? 0.8 : NAN;
         return N == 10 ? 0.8 : N >= 50 && N <= 500 ? 0.5 : NAN;
     }
-    if (!strcmp(method, "fdsva")) {
+    /* fdsva-1pass is FDSVA too (qdd0 and M^-1 from its one pass): the same targets */
+    if (!strcmp(method, "fdsva") || !strcmp(method, "fdsva-1pass")) {
         if (robot) return 0.8;
         return N <= 100 ? 0.8 : N == 500 ? 0.25 : NAN;
     }
