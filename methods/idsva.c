@@ -20,8 +20,9 @@
  *    written twice, none strided;
  *  - sparse (branched or small): both matrices are cleared at once, then
  *    the sweep writes only the related entries of each body's columns from
- *    the records while they are hot (short runs: no gain from vectorising,
- *    one memset beats many small ones).
+ *    the records while they are hot: the ancestor rows by walking up the
+ *    tree, the subtree rows as one run (short runs: no gain from
+ *    vectorising, one memset beats many small ones).
  *
  * Multi-dof joints: the diagonal block dtau_i/dq_i comes from line 19 (the
  * j <= i case of eq. 30, no f^C term); line 15's f^C xbar* S_i term enters the
@@ -43,7 +44,6 @@ typedef struct {
      * 17-18) and the rows between them (structural zeros): run r of body b is
      * rows [run[3r], run[3r+1]), ancestors if run[3r+2] */
     int *run, *run_off;  /* run_off[nb + 1] */
-    int *arun, *arun_off;  /* the ancestor runs alone, [2] per run, for the sparse plan */
     int zero_first;     /* mostly structural zeros: clear both matrices at once, skip the zero runs */
     int *col_start;     /* chain (dense plan, every body the next one's parent): [nv] first dof of the
                          * column's body, for the blocked products of idsva_chain.c; else NULL */
@@ -54,7 +54,7 @@ static void idsva_fini(void *p)
     idsva_ws *w = p;
     if (!w) return;
     rbd_idg_fini(&w->g);
-    free(w->R); free(w->T); free(w->end_v); free(w->col_start); free(w->run); free(w->run_off); free(w->arun); free(w->arun_off);
+    free(w->R); free(w->T); free(w->end_v); free(w->col_start); free(w->run); free(w->run_off);
     free(w);
 }
 
@@ -103,16 +103,6 @@ static int idsva_init(const rbd_model *m, const rbd_options *o, void **out)
     }
     free(path);
     w->run_off[m->nb] = nr;
-    w->arun = malloc(sizeof(int) * 2 * ((size_t)nr + 1));
-    w->arun_off = malloc(sizeof(int) * ((size_t)m->nb + 1));
-    if (!w->arun || !w->arun_off) { idsva_fini(w); return rbd_fail(RBD_ENOMEM, "idsva: out of memory"); }
-    int na = 0;
-    for (int b = 0; b < m->nb; b++) {
-        w->arun_off[b] = na;
-        for (int r = w->run_off[b]; r < w->run_off[b + 1]; r++)
-            if (w->run[3 * r + 2]) { w->arun[2 * na] = w->run[3 * r]; w->arun[2 * na + 1] = w->run[3 * r + 1]; na++; }
-    }
-    w->arun_off[m->nb] = na;
     /* related (ancestor or descendant) entries per column: ancestor rows + subtree rows */
     double related = 0;
     for (int j = 0; j < m->nv; j++) {
@@ -194,16 +184,6 @@ static inline void zero_rows(int r0, int r1, double *restrict cq, double *restri
 #define SHORT_LOOP
 #endif
 
-static inline void ancestor_rows_aos(const double (*restrict S)[6], int r0, int r1, const double *restrict t,
-                                     double *restrict cq, double *restrict cv)
-{
-    SHORT_LOOP
-    for (int r = r0; r < r1; r++) {
-        cq[r] = dot6(S[r], t + 12);
-        cv[r] = dot6(S[r], t + 6);
-    }
-}
-
 static inline void subtree_rows_aos(const double (*restrict R)[24], int r0, int r1, const double *restrict S,
                                     const double *restrict Pd, const double *restrict Pdd,
                                     const double *restrict SP, double *restrict cq, double *restrict cv)
@@ -246,9 +226,11 @@ static void idsva_backward(void *p, double *restrict tau, double *restrict dq, d
         if (!dense)     /* the subtree's records are complete: this body's columns now, while they are hot */
             for (int k = j0; k < j1; k++) {
                 double *restrict cq = dq + n * k, *restrict cv = dv + n * k;
-                for (const int *run = w->arun + 2 * w->arun_off[i], *end = w->arun + 2 * w->arun_off[i + 1]; run < end;
-                     run += 2)
-                    ancestor_rows_aos((const double (*)[6])g->S, run[0], run[1], R[k], cq, cv);     /* lines 17-18 */
+                const double *t3 = R[k] + 12, *t2 = R[k] + 6;
+                for (int l = m->dof_parent[j0]; l >= 0; l = m->dof_parent[l]) {                   /* lines 17-18 */
+                    cq[l] = dot6(g->S[l], t3);
+                    cv[l] = dot6(g->S[l], t2);
+                }
                 subtree_rows_aos((const double (*)[24])R, j0, w->end_v[k], g->S[k], g->Pd[k], g->Pdd[k], g->SdPd[k],
                                  cq, cv);                                               /* lines 19-20 */
             }
