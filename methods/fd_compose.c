@@ -29,9 +29,9 @@ typedef struct {
 } fdc_ws;
 
 /* fdsva's combination step (fd_compose.h, RBD_FDSVA_SPARSE_SIZE): the
- * sparse DMM while the non-zero rows of dID/du (R entries in all) make an
- * equivalent dense size R / nv below RBD_FDSVA_SPARSE_SIZE, else dgemm
- * below the crossover nx and AZA from it. */
+ * sparse DMM from RBD_FDSVA_SPARSE_MIN dofs while the non-zero rows of
+ * dID/du (R entries in all) make an equivalent dense size R / nv below
+ * RBD_FDSVA_SPARSE_SIZE, else dgemm below the crossover nx and AZA from it. */
 static rbd_combine fdsva_choice(const rbd_model *m, const rbd_dmm_rows *rows, int nx)
 {
     double R = 0;
@@ -39,7 +39,7 @@ static rbd_combine fdsva_choice(const rbd_model *m, const rbd_dmm_rows *rows, in
         int b = m->dof_body[j];
         for (int t = rows->off[b]; t < rows->off[b + 1]; t++) R += rows->run[2 * t + 1] - rows->run[2 * t];
     }
-    if (R / m->nv < RBD_FDSVA_SPARSE_SIZE) return RBD_COMBINE_DMM_SPARSE;
+    if (m->nv >= RBD_FDSVA_SPARSE_MIN && R / m->nv < RBD_FDSVA_SPARSE_SIZE) return RBD_COMBINE_DMM_SPARSE;
     return m->nv < nx ? RBD_COMBINE_DMM_BLAS : RBD_COMBINE_AZA;
 }
 

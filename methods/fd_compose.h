@@ -58,6 +58,11 @@
  * 5, fdsva-aza took 1.7-2.6x and fdsva-dmm (dgemm) 2.5-5.8x the sparse
  * DMM's time. */
 #define RBD_FDSVA_SPARSE_SIZE 30
+/* ... and from 6 dofs: below, OpenBLAS's small-matrix dgemm kernel wins
+ * (paired, results/2026-11-22-paired before this limit: fdsva-dmm took
+ * 0.92-0.96x of the sparse fdsva at N = 3 and 5 on bf = 1, 2, 5 (3/11 to
+ * 5/11 rounds), 1.04-1.16x from 6 dofs: ur3, ur5, N = 7). */
+#define RBD_FDSVA_SPARSE_MIN 6
 
 typedef enum {
     RBD_COMBINE_DMM_BLAS,       /* cblas_dgemm                               */
