@@ -15,14 +15,17 @@
 #endif
 
 static const char help[] =
-    "Usage: rbdiff anchors RESULTS [--anchors DIR] [--table KEY] [--stat median|min] [--no-write] [--check]\n\n"
+    "Usage: rbdiff anchors RESULTS [RESULTS...] [--anchors DIR] [--table KEY] [--stat median|min] [--no-write] [--check]\n\n"
     "Compares the median ns per call of a results directory (or a timings.csv or\n"
     "Google Benchmark JSON file) with Pinocchio 3.7.0's figures on this machine\n"
     "kind (DIR/pinocchio-timings.md) and with the output-write floor of\n"
     "DIR/machine-limits.md: idsva <-> rnea_derivs, fdsva(-aza) <-> aba_derivs,\n"
     "fdsva-dmm and pin26-fd <-> fd_via_id, rnea, aba, minv <-> the same.  Prints a\n"
     "markdown table with the ratios, issue 10's targets and pass/FAIL, and writes\n"
-    "it to RESULTS/vs-pinocchio.md (beside the file when RESULTS is a file).\n\n"
+    "it to RESULTS/vs-pinocchio.md (beside the file when RESULTS is a file).\n"
+    "With several RESULTS (repeated runs of the same sweep), each of our figures\n"
+    "is the median over the runs that have it, as Pinocchio's are medians over\n"
+    "runs, and the table goes to the first RESULTS.\n\n"
     "  --anchors DIR  the anchors directory (default " RBD_SOURCE_DIR "/tests/pinocchio/anchors)\n"
     "  --table KEY    Pinocchio's build: clang-native (default, its best), gcc-native, gcc-plain\n"
     "  --stat S       our figure: median (default) or min ns per call (the min of the\n"
@@ -43,6 +46,42 @@ static int write_md(FILE *f, void *p)
     md_ctx *c = p;
     anchors_write_markdown(f, c->s, c->key, c->rows, c->n, c->source);
     return ferror(f) ? RBD_EIO : RBD_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The rows of the first run, each figure (median, or min with use_min)
+ * replaced by its median over the runs that have the same method and model. */
+static int load_runs(char **paths, int nruns, int use_min, timing_row **out, int *nout)
+{
+    timing_row **rr = calloc((size_t)nruns, sizeof *rr);
+    int *nn = calloc((size_t)nruns, sizeof *nn);
+    double *x = malloc(sizeof(double) * ((size_t)nruns + 1));
+    if (!rr || !nn || !x) { free(rr); free(nn); free(x); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    int rc = 0;
+    for (int r = 0; r < nruns && !rc; r++) rc = timing_rows_load(paths[r], &rr[r], &nn[r]);
+    for (int k = 0; !rc && k < nn[0]; k++) {
+        timing_row *row = &rr[0][k];
+        int m = 0;
+        for (int r = 0; r < nruns; r++)
+            for (int j = 0; j < nn[r]; j++)
+                if (!strcmp(rr[r][j].method, row->method) && !strcmp(rr[r][j].model, row->model)) {
+                    x[m++] = use_min ? rr[r][j].min_ns : rr[r][j].median_ns;
+                    break;
+                }
+        qsort(x, (size_t)m, sizeof *x, cmp_double);
+        row->median_ns = m % 2 ? x[m / 2] : (x[m / 2 - 1] + x[m / 2]) / 2;
+    }
+    for (int r = 1; r < nruns; r++) free(rr[r]);
+    if (rc) { free(rr[0]); rr[0] = NULL; }
+    *out = rr[0];
+    *nout = rc ? 0 : nn[0];
+    free(rr); free(nn); free(x);
+    return rc;
 }
 
 int cmd_anchors(int argc, char **argv)
@@ -67,11 +106,12 @@ int cmd_anchors(int argc, char **argv)
         }
         else return cli_bad_option("anchors", ch, argv);
     }
-    if (argc - optind != 1) {
-        cli_error("anchors", EXIT_USAGE, "needs one results directory or timings file");
+    if (argc - optind < 1) {
+        cli_error("anchors", EXIT_USAGE, "needs a results directory or timings file");
         return cli_usage_error("anchors");
     }
     const char *res = argv[optind];
+    const int nruns = argc - optind;
     char pin[4096], lim[4096];
     snprintf(pin, sizeof pin, "%s/pinocchio-timings.md", dir);
     snprintf(lim, sizeof lim, "%s/machine-limits.md", dir);
@@ -91,10 +131,16 @@ int cmd_anchors(int argc, char **argv)
     }
     timing_row *rows = NULL;
     int n = 0;
-    if (timing_rows_load(res, &rows, &n)) { anchors_free(&s); return cli_lib_error("anchors", EXIT_FAIL); }
-    for (int k = 0; use_min && k < n; k++) rows[k].median_ns = rows[k].min_ns;
+    if (load_runs(argv + optind, nruns, use_min, &rows, &n)) { anchors_free(&s); return cli_lib_error("anchors", EXIT_FAIL); }
     char source[4200];
-    snprintf(source, sizeof source, "%s (%s per call)", res, use_min ? "min over the batches" : "median");
+    if (nruns == 1) snprintf(source, sizeof source, "%s (%s per call)", res, use_min ? "min over the batches" : "median");
+    else {
+        int len = snprintf(source, sizeof source, "the median over %d runs (", nruns);
+        for (int r = 0; r < nruns && len < (int)sizeof source; r++)
+            len += snprintf(source + len, sizeof source - (size_t)len, "%s%s", r ? ", " : "", argv[optind + r]);
+        if (len < (int)sizeof source)
+            snprintf(source + len, sizeof source - (size_t)len, ") of the %s per call", use_min ? "min over the batches" : "median");
+    }
     int missed = anchors_write_markdown(stdout, &s, key, rows, n, source);
     int rc = EXIT_OK;
     if (!nowrite) {
