@@ -15,7 +15,7 @@
 #endif
 
 static const char help[] =
-    "Usage: rbdiff anchors RESULTS [RESULTS...] [--anchors DIR] [--table KEY] [--stat median|min] [--no-write] [--check]\n\n"
+    "Usage: rbdiff anchors RESULTS [RESULTS...] [--anchors DIR] [--table KEY] [--stat median|min] [--out FILE] [--no-write] [--check]\n\n"
     "Compares the median ns per call of a results directory (or a timings.csv or\n"
     "Google Benchmark JSON file) with Pinocchio 3.7.0's figures on this machine\n"
     "kind (DIR/pinocchio-timings.md) and with the output-write floor of\n"
@@ -25,11 +25,12 @@ static const char help[] =
     "it to RESULTS/vs-pinocchio.md (beside the file when RESULTS is a file).\n"
     "With several RESULTS (repeated runs of the same sweep), each of our figures\n"
     "is the median over the runs that have it, as Pinocchio's are medians over\n"
-    "runs, and the table goes to the first RESULTS.\n\n"
+    "runs, and the table goes to the first RESULTS (or --out).\n\n"
     "  --anchors DIR  the anchors directory (default " RBD_SOURCE_DIR "/tests/pinocchio/anchors)\n"
     "  --table KEY    Pinocchio's build: clang-native (default, its best), gcc-native, gcc-plain\n"
     "  --stat S       our figure: median (default) or min ns per call (the min of the\n"
     "                 batches resists load from other processes on a shared machine)\n"
+    "  --out FILE     write the table there instead (atomically)\n"
     "  --no-write     print only\n"
     "  --check        exit 1 when a target is missed\n"
     "  -h, --help\n";
@@ -87,10 +88,11 @@ static int load_runs(char **paths, int nruns, int use_min, timing_row **out, int
 int cmd_anchors(int argc, char **argv)
 {
     static const struct option opts[] = { { "anchors", required_argument, 0, 'a' }, { "table", required_argument, 0, 't' },
-                                          { "no-write", no_argument, 0, 'n' }, { "stat", required_argument, 0, 's' }, { "check", no_argument, 0, 'c' },
+                                          { "no-write", no_argument, 0, 'n' }, { "out", required_argument, 0, 'o' }, { "stat", required_argument, 0, 's' }, { "check", no_argument, 0, 'c' },
                                           { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
     const char *dir = RBD_SOURCE_DIR "/tests/pinocchio/anchors", *key = "clang-native";
     int nowrite = 0, check = 0, use_min = 0, ch;
+    const char *outpath = NULL;
     optind = 1;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, ":ha:t:", opts, NULL)) != -1) {
@@ -98,6 +100,7 @@ int cmd_anchors(int argc, char **argv)
         else if (ch == 'a') dir = optarg;
         else if (ch == 't') key = optarg;
         else if (ch == 'n') nowrite = 1;
+        else if (ch == 'o') outpath = optarg;
         else if (ch == 'c') check = 1;
         else if (ch == 's') {
             if (!strcmp(optarg, "min")) use_min = 1;
@@ -146,7 +149,8 @@ int cmd_anchors(int argc, char **argv)
     if (!nowrite) {
         struct stat st;
         char out[4096];
-        if (!stat(res, &st) && S_ISDIR(st.st_mode)) snprintf(out, sizeof out, "%s/vs-pinocchio.md", res);
+        if (outpath) snprintf(out, sizeof out, "%s", outpath);
+        else if (!stat(res, &st) && S_ISDIR(st.st_mode)) snprintf(out, sizeof out, "%s/vs-pinocchio.md", res);
         else {
             const char *slash = strrchr(res, '/');
             if (slash) snprintf(out, sizeof out, "%.*s/vs-pinocchio.md", (int)(slash - res), res);

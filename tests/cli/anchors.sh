@@ -28,5 +28,7 @@ st=$?
 "$RBDIFF" anchors "$TMP/a" "$TMP/b" >/dev/null 2>&1 && [ -f "$TMP/a/vs-pinocchio.md" ] && [ ! -f "$TMP/b/vs-pinocchio.md" ] &&
     grep -qF "median over 2 runs" "$TMP/a/vs-pinocchio.md" ||
     { echo "FAIL: two runs: the table goes to the first run, naming both"; fails=$((fails + 1)); }
-[ $fails -eq 0 ] && echo "anchors: 5 checks passed"
+"$RBDIFF" anchors "$TMP/a" "$TMP/b" "$TMP/c" --out "$TMP/all.md" >/dev/null 2>&1 && grep -qF "median over 3 runs" "$TMP/all.md" ||
+    { echo "FAIL: --out FILE gets the table"; fails=$((fails + 1)); }
+[ $fails -eq 0 ] && echo "anchors: 6 checks passed"
 exit $((fails > 0))
