@@ -17,7 +17,9 @@
  *  - dense (chain-like, >= 12 dofs): t1, t4 and S are also kept as rows of
  *    length nv, so both products vectorise across rows; after the sweep each
  *    column is streamed once, top to bottom, zeros included: no entry
- *    written twice, none strided;
+ *    written twice, none strided.  On a chain proper (every body the next
+ *    one's parent) every entry is related, and the products run as blocks
+ *    of 4 rows against all columns instead (idsva_chain.c);
  *  - sparse (branched or small): both matrices are cleared at once, then
  *    the sweep writes only the related entries of each body's columns from
  *    the records while they are hot: the ancestor rows by walking up the
