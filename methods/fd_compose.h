@@ -22,29 +22,31 @@
 #include "dynamics.h"
 #include "method.h"
 
-/* fdsva's default switch from DMM (BLAS) to AZA, in dofs (rbd_options.
- * fdsva_crossover overrides it).  Measured on the development machine (a
- * shared 2-CPU VM, AVX-512 OpenBLAS 0.3.21 kernels, gcc -O3 -march=native):
- * `rbdiff crossover fdsva-aza fdsva-dmm --bf 1,2,5 --range 10:600` left the
- * searches unresolved (load noise) at N = 157, 140, 157, and a sweep of the
- * minimum times put AZA ahead from N = 150 (bf = 1) and ~170 (bf = 2, 5).
- * Re-measured after the composer shared ABA's pass 2 with M^-1, merged the
- * two dgemms into one n x 2n and AZA stopped zeroing pA per block: the two
- * combination steps timed apart on the same M^-1, G (rbd_dmm_blas_cols vs
- * rbd_aza_solve twice, taskset -c 1, min of 10 rounds of 20 calls, machine
- * loaded ~4-5 on 2 CPUs), N = 100..180 step 20, bf = 1, 2, 5: dgemm ahead
- * by 20-60% up to N = 140, by 1-5% at 160, AZA ahead at 180 for bf 1, 2
- * (tie at bf 5), so 170.  Re-measure for another machine or compiler (harness/README.md, "FD-method
- * options") and change it here or pass --fdsva-crossover. */
-#define RBD_FDSVA_CROSSOVER_DEFAULT 170
+/* fdsva's default switch from DMM (dgemm) to AZA, in dofs, where the sparse
+ * DMM below does not apply (chains; rbd_options.fdsva_crossover overrides
+ * it).  Measured on the development machine (a 2-CPU VM, AVX-512, OpenBLAS
+ * 0.3.21 SkylakeX kernels, gcc 12 -O3 -march=native), quiet, in the paper
+ * sweep (results/2026-11-22-paper, paired rounds):
+ *  - `crossover fdsva-aza fdsva-dmm` (sign test, 88-142 paired
+ *    repetitions) bracketed it in [118, 126] on bf = 1 and [126, 141] on
+ *    bf = 5;
+ *  - at N = 150 on the chain, fdsva-aza took 0.88x of dgemm's fdsva
+ *    (18/21 rounds).
+ * So 130.  The compiler matrix (results/2026-11-22-compiler-matrix) puts it
+ * at 118-139 for gcc native and 226-250 for clang native, 63-85 without the
+ * vector ISA.  The earlier 170 came from timings under load.  Re-measure
+ * for another machine or compiler (harness/README.md, "FD-method options")
+ * and change it here or pass --fdsva-crossover. */
+#define RBD_FDSVA_CROSSOVER_DEFAULT 130
 
-/* Below the crossover fdsva's DMM is dgemm at every size: timed apart
- * (taskset -c 1, min of 15 rounds), the one n x 2n dgemm took 46-69 ns at
- * N = 2..6, 260 ns at N = 10, 1.4 us at N = 24 (bf 1 and 5), 87 ns on ur5 and
- * 0.73 us on hyq, against 65-250 ns, 0.7-0.8 us, 3.2-4.8 us, 0.38 us and
- * 2.5 us for rbd_dmm_loop twice (OpenBLAS 0.3.21's small-matrix kernels). */
-
-/* ... unless dID/du is mostly structural zeros or small: fdsva uses the
+/* Below the crossover, of the two dense DMMs, dgemm wins at every size:
+ * timed apart (taskset -c 1, min of 15 rounds), the one n x 2n dgemm took
+ * 46-69 ns at N = 2..6, 260 ns at N = 10, 1.4 us at N = 24 (bf 1 and 5),
+ * 87 ns on ur5 and 0.73 us on hyq, against 65-250 ns, 0.7-0.8 us,
+ * 3.2-4.8 us, 0.38 us and 2.5 us for rbd_dmm_loop twice (OpenBLAS 0.3.21's
+ * small-matrix kernels).
+ *
+ * But when dID/du is mostly structural zeros or small, fdsva uses the
  * DMM that skips the zero rows (rbd_dmm_sparse) while R / nv <
  * RBD_FDSVA_SPARSE_SIZE, R the number of entries of dID/dq that can be
  * non-zero (an equivalent dense size: nv on a chain, about twice the depth
