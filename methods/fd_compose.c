@@ -9,6 +9,10 @@
  *      on q only, and are what its own ABA-like pass 2 would compute); the
  *      others run in their own scratch dm, so d keeps them for AZA;
  *   4. dqdd_du = -M^-1 dID/du by DMM or AZA.
+ * With a ground backend (fdsva-1pass: c->ground) and the analytic M^-1 and
+ * a DMM, steps 1-3 become one pass instead: the inner method's forward pass
+ * at qdd = 0, rbd_fdg_solve (qdd0 and M^-1 in ground coordinates, the
+ * forward pass brought to qdd0), then its backward pass alone.
  */
 #include <stdlib.h>
 #include "fd_compose.h"
