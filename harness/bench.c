@@ -85,6 +85,17 @@ int bench_models(const sweep_config *c, bench_model **out, int *n)
     return RBD_OK;
 }
 
+int bench_models_check(const char *cmd, const bench_model *bm, int n)
+{
+    for (int j = 0; j < n; j++) {
+        rbd_model *m;
+        int rc = cli_model(cmd, bm[j].spec, &m);
+        if (rc) return rc;
+        rbd_model_free(m);
+    }
+    return 0;
+}
+
 int bench_setup(const char *cmd, const sweep_config *c)
 {
     timing_blas_threads(c->blas_threads);

@@ -30,6 +30,9 @@ typedef struct {
 int bench_targets(const sweep_config *c, bench_target **out, int *n);
 /* autoTree for each bf x N (c->skew, c->taper), then c->models. */
 int bench_models(const sweep_config *c, bench_model **out, int *n);
+/* Builds and frees each model, so a bad spec stops a command before it
+ * writes anything; 0 or the exit status (the message printed for cmd). */
+int bench_models_check(const char *cmd, const bench_model *bm, int n);
 /* Canonical autoTree spec. */
 void bench_autotree_spec(char *buf, size_t len, int N, double bf, double skew, double taper);
 

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <getopt.h>
 #include "cli.h"
 #include "modelspec.h"
@@ -51,6 +52,19 @@ int cli_model(const char *cmd, const char *spec, rbd_model **m)
     int rc = model_from_spec(spec, m);
     if (!rc) return 0;
     return cli_error(cmd, rc == RBD_EIO ? EXIT_FAIL : EXIT_USAGE, "%s", rbd_last_error());
+}
+
+char *cli_results_dir(const char *name)
+{
+    char date[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%d", &tm);
+    size_t len = strlen(date) + strlen(name) + 16;
+    char *dir = malloc(len);
+    if (dir) snprintf(dir, len, "results/%s-%s", date, name);
+    return dir;
 }
 
 int cli_int(const char *cmd, const char *opt, const char *s, long min, long max, long *out)

@@ -53,6 +53,8 @@ typedef struct {
 int cli_find_target(const char *cmd, const char *name, cli_target *t);
 /* Builds a model from a spec; on failure prints the library's message. */
 int cli_model(const char *cmd, const char *spec, rbd_model **m);
+/* "results/<local date>-<name>", malloc'ed (NULL: out of memory). */
+char *cli_results_dir(const char *name);
 
 /* Parses a whole number/number argument of an option, or prints an error. */
 int cli_int(const char *cmd, const char *opt, const char *s, long min, long max, long *out);

@@ -89,23 +89,11 @@ int cmd_accuracy(int argc, char **argv)
     bench_model *bm = NULL;
     int nbm = 0;
     if (accuracy_models(&c, &bm, &nbm)) { cli_lib_error("accuracy", 0); goto done; }
-    for (int j = 0; j < nbm; j++) {
-        rbd_model *m;
-        if (cli_model("accuracy", bm[j].spec, &m)) { free(bm); goto done; }
-        rbd_model_free(m);
-    }
+    int bad = bench_models_check("accuracy", bm, nbm);
     free(bm);
+    if (bad) goto done;
     status = EXIT_FAIL;
-    if (out) dir = strdup(out);
-    else {
-        char date[32];
-        time_t now = time(NULL);
-        struct tm tm;
-        localtime_r(&now, &tm);
-        strftime(date, sizeof date, "%Y-%m-%d", &tm);
-        size_t len = strlen(date) + 32;
-        if ((dir = malloc(len))) snprintf(dir, len, "results/%s-accuracy", date);
-    }
+    dir = out ? strdup(out) : cli_results_dir("accuracy");
     if (!dir) { cli_error("accuracy", 0, "out of memory"); goto done; }
     if (results_prepare_dir(dir) || meta_check_same_build(dir)) { cli_lib_error("accuracy", 0); goto done; }
     char *cl = meta_cmdline(cli_argc, cli_argv);

@@ -9,6 +9,7 @@
 #include "anchors.h"
 #include "atomicio.h"
 #include "cli.h"
+#include "stats.h"
 
 #ifndef RBD_SOURCE_DIR
 #define RBD_SOURCE_DIR "."
@@ -49,33 +50,25 @@ static int write_md(FILE *f, void *p)
     return ferror(f) ? RBD_EIO : RBD_OK;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The rows of the first run, each figure (median, or min with use_min)
  * replaced by its median over the runs that have the same method and model. */
 static int load_runs(char **paths, int nruns, int use_min, timing_row **out, int *nout)
 {
     timing_row **rr = calloc((size_t)nruns, sizeof *rr);
     int *nn = calloc((size_t)nruns, sizeof *nn);
-    double *x = malloc(sizeof(double) * ((size_t)nruns + 1));
+    double *x = malloc(sizeof(double) * 2 * ((size_t)nruns + 1));
     if (!rr || !nn || !x) { free(rr); free(nn); free(x); return rbd_fail(RBD_ENOMEM, "out of memory"); }
     int rc = 0;
     for (int r = 0; r < nruns && !rc; r++) rc = timing_rows_load(paths[r], &rr[r], &nn[r]);
     for (int k = 0; !rc && k < nn[0]; k++) {
         timing_row *row = &rr[0][k];
         int m = 0;
-        for (int r = 0; r < nruns; r++)
-            for (int j = 0; j < nn[r]; j++)
-                if (!strcmp(rr[r][j].method, row->method) && !strcmp(rr[r][j].model, row->model)) {
-                    x[m++] = use_min ? rr[r][j].min_ns : rr[r][j].median_ns;
-                    break;
-                }
-        qsort(x, (size_t)m, sizeof *x, cmp_double);
-        row->median_ns = m % 2 ? x[m / 2] : (x[m / 2 - 1] + x[m / 2]) / 2;
+        for (int r = 0; r < nruns; r++) {
+            const timing_row *t = timing_rows_find(rr[r], nn[r], row->method, row->model);
+            if (t) x[m++] = use_min ? t->min_ns : t->median_ns;
+        }
+        rbd_stats st;
+        if (!stats_compute(x, m, x + nruns + 1, &st)) row->median_ns = st.median;
     }
     for (int r = 1; r < nruns; r++) free(rr[r]);
     if (rc) { free(rr[0]); rr[0] = NULL; }

@@ -195,24 +195,12 @@ int cmd_sweep(int argc, char **argv)
         bench_model *am = NULL;
         int nam = 0;
         if (accuracy_models(&c, &am, &nam)) { cli_lib_error("sweep", 0); goto done; }
-        for (int j = 0; j < nam; j++) {
-            rbd_model *m;
-            if (cli_model("sweep", am[j].spec, &m)) { free(am); goto done; }
-            rbd_model_free(m);
-        }
+        int bad = bench_models_check("sweep", am, nam);
         free(am);
+        if (bad) goto done;
     }
     status = EXIT_FAIL;
-    if (out) dir = strdup(out);
-    else {
-        char date[32];
-        time_t now = time(NULL);
-        struct tm tm;
-        localtime_r(&now, &tm);
-        strftime(date, sizeof date, "%Y-%m-%d", &tm);
-        size_t len = strlen(date) + strlen(c.name) + 16;
-        if ((dir = malloc(len))) snprintf(dir, len, "results/%s-%s", date, c.name);
-    }
+    dir = out ? strdup(out) : cli_results_dir(c.name);
     if (!dir) { cli_error("sweep", 0, "out of memory"); goto done; }
     if (results_prepare_dir(dir)) { cli_lib_error("sweep", 0); goto done; }
     char *tpath = results_path(dir, TIMINGS_CSV);

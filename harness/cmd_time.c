@@ -38,13 +38,6 @@ static const char help[] =
     "                   (it is part of the default list)\n"
     "  -h, --help\n";
 
-static const timing_row *find(const timing_row *rows, int n, const char *method, const char *model)
-{
-    for (int k = 0; k < n; k++)
-        if (!strcmp(rows[k].method, method) && !strcmp(rows[k].model, model)) return &rows[k];
-    return NULL;
-}
-
 int cmd_time(int argc, char **argv)
 {
     static const struct option extra[] = { { "baseline", required_argument, 0, 'B' }, { "help", no_argument, 0, 'h' },
@@ -130,8 +123,8 @@ int cmd_time(int argc, char **argv)
             const timing_row *r = &rows[k];
             if (strcmp(r->model, bm[j].spec)) continue;
             const char *bn = !strcmp(r->kind, "ID") ? idb : !strcmp(r->kind, "FD") ? fdb : baseline;
-            const timing_row *b = bn ? find(rows, nrows, bn, r->model) : NULL;
-            const timing_row *roof = find(rows, nrows, ROOFLINE_NAME, r->model);
+            const timing_row *b = bn ? timing_rows_find(rows, nrows, bn, r->model) : NULL;
+            const timing_row *roof = timing_rows_find(rows, nrows, ROOFLINE_NAME, r->model);
             char ratio[32] = "-", ins[32] = "-", fl[32] = "-", gf[32] = "-", frac[32] = "-";
             double q;
             int w, K = b ? report_paired(r, b, &q, &w) : 0;

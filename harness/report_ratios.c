@@ -11,13 +11,6 @@
 #include "report_ratios.h"
 #include "timing.h"
 
-static const timing_row *find(const timing_row *rows, int n, const char *method, const char *model)
-{
-    for (int k = 0; k < n; k++)
-        if (!strcmp(rows[k].method, method) && !strcmp(rows[k].model, model)) return &rows[k];
-    return NULL;
-}
-
 int report_paired(const timing_row *r, const timing_row *b, double *ratio, int *base_faster)
 {
     int K = r->nsamples < b->nsamples ? r->nsamples : b->nsamples;
@@ -55,7 +48,7 @@ static void table(FILE *f, const timing_row *rows, int n, const char *kind, cons
         const char *model = b->model + (strncmp(b->model, "autotree:", 9) ? 0 : 9);
         fprintf(f, "| %s | %d |", model, b->nv);
         for (int m = 0; m < nm; m++) {
-            const timing_row *r = find(rows, n, meth[m], b->model);
+            const timing_row *r = timing_rows_find(rows, n, meth[m], b->model);
             double q;
             int w, K = r ? report_paired(r, b, &q, &w) : 0;
             if (K && isfinite(q)) fprintf(f, " %.3g (%d/%d) |", q, w, K);

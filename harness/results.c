@@ -256,6 +256,13 @@ static int load_csv(const char *path, timing_row **rows, int *n)
     return rc;
 }
 
+const timing_row *timing_rows_find(const timing_row *rows, int n, const char *method, const char *model)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcmp(rows[k].method, method) && !strcmp(rows[k].model, model)) return &rows[k];
+    return NULL;
+}
+
 int timing_rows_load(const char *path, timing_row **rows, int *n)
 {
     *rows = NULL;

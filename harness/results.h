@@ -74,6 +74,8 @@ void timing_row_to_fields(const timing_row *r, char buf[TIMINGS_NCOLS][64], cons
 /* Reads timings from a results directory, a timings.csv or a Google
  * Benchmark JSON file; *rows is malloc'ed. */
 int timing_rows_load(const char *path, timing_row **rows, int *n);
+/* The row of method on model among rows[0..n), or NULL. */
+const timing_row *timing_rows_find(const timing_row *rows, int n, const char *method, const char *model);
 /* Adds the per-batch samples of dir/samples.csv (if present) to rows whose
  * method, kind and model match, and instruction counts of
  * dir/instructions.csv to rows that have none. */
