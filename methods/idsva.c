@@ -14,12 +14,13 @@
  * can be written as soon as the sweep has passed its subtree.  Two plans,
  * chosen at init by the size and the share of related (ancestor/descendant)
  * entries:
- *  - dense (chain-like, >= 12 dofs): t1, t4 and S are also kept as rows of
- *    length nv, so both products vectorise across rows; after the sweep each
- *    column is streamed once, top to bottom, zeros included: no entry
- *    written twice, none strided.  On a chain proper (every body the next
- *    one's parent) every entry is related, and the products run as blocks
- *    of 4 rows against all columns instead (idsva_chain.c);
+ *  - dense (chain-like and >= 12 dofs, or a chain proper of >= 7 dofs):
+ *    t1, t4 and S are also kept as rows of length nv, so both products
+ *    vectorise across rows; after the sweep each column is streamed once,
+ *    top to bottom, zeros included: no entry written twice, none strided.
+ *    On a chain proper (every body the next one's parent) every entry is
+ *    related, and the products run as blocks of 4 rows against all
+ *    columns instead (idsva_chain.c);
  *  - sparse (branched or small): both matrices are cleared at once, then
  *    the sweep writes only the related entries of each body's columns from
  *    the records while they are hot: the ancestor rows by walking up the
@@ -115,11 +116,15 @@ static int idsva_init(const rbd_model *m, const rbd_options *o, void **out)
     }
     /* measured (paired timings against pin26, gcc 12 -march=native): one
      * memset of everything beats zero runs per column once most entries are
-     * structural zeros (branched trees); and below 12 dofs the vectorised
-     * row loops cost more in set-up than they save, even on a chain */
-    w->zero_first = 2 * related < (double)m->nv * m->nv || m->nv < 12;
-    int chain = !w->zero_first;
+     * structural zeros (branched trees); below 12 dofs the column-streamed
+     * row loops cost more in set-up than they save; a chain's blocked
+     * products pay from IDSVA_CHAIN_MIN dofs (pin26/idsva on bf = 1, AMD
+     * EPYC Zen 4: N = 8-10 1.05-1.10 blocked, 0.94-0.97 with the records;
+     * N = 4-6 a tie either way) */
+    enum { IDSVA_CHAIN_MIN = 7 };
+    int chain = m->nv >= IDSVA_CHAIN_MIN;
     for (int b = 1; b < m->nb && chain; b++) chain = m->parent[b] == b - 1;
+    w->zero_first = !chain && (2 * related < (double)m->nv * m->nv || m->nv < 12);
     if (chain) {
         if (!(w->col_start = malloc(sizeof(int) * (size_t)m->nv))) { idsva_fini(w); return rbd_fail(RBD_ENOMEM, "idsva: out of memory"); }
         for (int j = 0; j < m->nv; j++) w->col_start[j] = m->idx_v[m->dof_body[j]];
