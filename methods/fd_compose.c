@@ -86,11 +86,15 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
         w->combine = fdsva_choice(m, &w->rows, nx);
         if (w->combine != RBD_COMBINE_DMM_SPARSE) rbd_dmm_rows_fini(&w->rows);
     }
-    if ((rc = c->id->init(m, o, &w->idws))) { w->idws = NULL; rbd_fdc_fini(w); return rc; }
+    /* dID/du lives in this workspace only and is cleared once here, so the
+     * ID method may leave its structural zeros alone */
+    rbd_options oid = *o;
+    oid.zeros_preset = 1;
+    if ((rc = c->id->init(m, &oid, &w->idws))) { w->idws = NULL; rbd_fdc_fini(w); return rc; }
     size_t nv = (size_t)m->nv;
     w->d = rbd_data_new(m);
     if (w->minv != RBD_MINV_ANALYTIC) w->dm = rbd_data_new(m);
-    w->G = malloc(sizeof(double) * 2 * nv * nv);
+    w->G = calloc(2 * nv * nv, sizeof(double));
     w->tau = malloc(sizeof(double) * nv);
     if (w->combine == RBD_COMBINE_AZA && !(w->aza = rbd_aza_new(m))) { rbd_fdc_fini(w); return RBD_ENOMEM; }
     /* one forward pass for FD, M^-1 and dID/du when the inner method has a

@@ -27,6 +27,9 @@
  *    tree, the subtree rows as one run (short runs: no gain from
  *    vectorising, one memset beats many small ones).
  *
+ * With rbd_options.zeros_preset the structural zeros are not written at
+ * all (no clearing in the sparse plan, no zero runs in the dense one).
+ *
  * Multi-dof joints: the diagonal block dtau_i/dq_i comes from line 19 (the
  * j <= i case of eq. 30, no f^C term); line 15's f^C xbar* S_i term enters the
  * rows of the ancestors through line 17.
@@ -48,6 +51,7 @@ typedef struct {
      * rows [run[3r], run[3r+1]), ancestors if run[3r+2] */
     int *run, *run_off;  /* run_off[nb + 1] */
     int zero_first;     /* mostly structural zeros: clear both matrices at once, skip the zero runs */
+    int zeros_preset;   /* rbd_options.zeros_preset: the structural zeros are left as they are */
     int *col_start;     /* chain (dense plan, every body the next one's parent): [nv] first dof of the
                          * column's body, for the blocked products of idsva_chain.c; else NULL */
 } idsva_ws;
@@ -65,7 +69,6 @@ extern const rbd_method rbd_method_idsva;
 
 static int idsva_init(const rbd_model *m, const rbd_options *o, void **out)
 {
-    (void)o;
     if (!m || !out) return rbd_fail(RBD_EINVAL, "idsva: null model or workspace pointer");
     *out = NULL;
     int rc = rbd_method_supports(&rbd_method_idsva, m);
@@ -73,6 +76,7 @@ static int idsva_init(const rbd_model *m, const rbd_options *o, void **out)
     idsva_ws *w = calloc(1, sizeof *w);
     if (!w) return rbd_fail(RBD_ENOMEM, "idsva: out of memory");
     w->m = m;
+    w->zeros_preset = o && o->zeros_preset;
     if ((rc = rbd_idg_init(m, &w->g))) { free(w); return rc; }
     w->R = malloc(sizeof *w->R * (size_t)m->nv);
     w->T = malloc(sizeof(double) * 18 * (size_t)m->nv);
@@ -213,7 +217,7 @@ static void idsva_backward(void *p, double *restrict tau, double *restrict dq, d
     double (*restrict R)[24] = w->R;
     double *restrict T = w->T;
     const int dense = !w->zero_first;
-    if (!dense) {
+    if (!dense && !w->zeros_preset) {
         memset(dq, 0, sizeof(double) * n * n);
         memset(dv, 0, sizeof(double) * n * n);
     }
@@ -257,10 +261,10 @@ static void idsva_backward(void *p, double *restrict tau, double *restrict dq, d
         double *restrict cq = dq + n * k, *restrict cv = dv + n * k;
         for (const int *run = w->run + 3 * w->run_off[b], *end = w->run + 3 * w->run_off[b + 1]; run < end; run += 3) {
             if (run[2]) ancestor_rows(Sr, n, run[0], run[1], R[k] + 12, R[k] + 6, cq, cv);   /* lines 17-18 */
-            else zero_rows(run[0], run[1], cq, cv);
+            else if (!w->zeros_preset) zero_rows(run[0], run[1], cq, cv);
         }
         subtree_rows(T1, T4, n, m->idx_v[b], e, g->S[k], g->Pd[k], g->Pdd[k], g->SdPd[k], cq, cv);  /* 19-20 */
-        zero_rows(e, nv, cq, cv);
+        if (!w->zeros_preset) zero_rows(e, nv, cq, cv);
     }
     return;
 }

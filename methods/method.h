@@ -25,6 +25,12 @@ typedef struct {
     int fd_forward;         /* finite differences: forward instead of central   */
     double cs_step;         /* complex step h (default 1e-20)                    */
     int fdsva_crossover;    /* fdsva: DMM below this nv, AZA at and above; 0 = built-in default */
+    /* The caller keeps the structural zeros of dtau_dq and dtau_dv at zero
+     * between calls: the entries (r, c) where neither dof's body is an
+     * ancestor of the other's (zeroed once, then the buffers only ever passed
+     * to this workspace's eval).  A method may then leave them unwritten, as
+     * Pinocchio leaves them in its Data.  0 (default): every entry written. */
+    int zeros_preset;
 } rbd_options;
 
 void rbd_options_default(rbd_options *o);

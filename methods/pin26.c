@@ -26,6 +26,7 @@ typedef struct {
     const rbd_model *m;
     rbd_idg g;
     double *T;          /* dFdv, dFdq: [2][6][nv] rows */
+    int zeros_preset;   /* rbd_options.zeros_preset: no clearing of the outputs */
 } pin_ws;
 
 static void pin_fini(void *p)
@@ -41,7 +42,6 @@ extern const rbd_method rbd_method_pin26;
 
 static int pin_init(const rbd_model *m, const rbd_options *o, void **out)
 {
-    (void)o;
     if (!m || !out) return rbd_fail(RBD_EINVAL, "pin26: null model or workspace pointer");
     *out = NULL;
     int rc = rbd_method_supports(&rbd_method_pin26, m);
@@ -49,6 +49,7 @@ static int pin_init(const rbd_model *m, const rbd_options *o, void **out)
     pin_ws *w = calloc(1, sizeof *w);
     if (!w) return rbd_fail(RBD_ENOMEM, "pin26: out of memory");
     w->m = m;
+    w->zeros_preset = o && o->zeros_preset;
     if ((rc = rbd_idg_init(m, &w->g))) { free(w); return rc; }
     w->T = malloc(sizeof(double) * 12 * (size_t)m->nv);
     if (!w->T) { pin_fini(w); return rbd_fail(RBD_ENOMEM, "pin26: out of memory"); }
@@ -69,8 +70,10 @@ static void pin_backward(void *p, double *restrict tau, double *restrict dq, dou
     rbd_idg *g = &w->g;
     const int nv = m->nv;
     double *restrict T2 = w->T, *restrict T3 = T2 + 6 * nv;
-    memset(dq, 0, sizeof(double) * (size_t)nv * (size_t)nv);
-    memset(dv, 0, sizeof(double) * (size_t)nv * (size_t)nv);
+    if (!w->zeros_preset) {     /* Pinocchio zeroes its Data's matrices once, at construction */
+        memset(dq, 0, sizeof(double) * (size_t)nv * (size_t)nv);
+        memset(dv, 0, sizeof(double) * (size_t)nv * (size_t)nv);
+    }
     for (int i = m->nb - 1; i >= 0; i--) {
         const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i];
         const int e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : nv;

@@ -5,7 +5,8 @@
  *  - agreement with `id-cs` (complex step, exact to rounding) on autoTree
  *    bf = 1, 2, 5, N in {1, 2, 3, 7, 20, 60}, several random states, planar and
  *    skewed/tapered: term-wise RMS relative error (DESIGN.md) and max error;
- *  - entries structurally zero in a branched tree are exactly zero;
+ *  - entries structurally zero in a branched tree are exactly zero, and with
+ *    rbd_options.zeros_preset a reused, once-cleared output ends up the same;
  *  - tau equals rbd_rnea's;
  *  - multi-dof joints (free-flyer, spherical, prismatic, off-axis revolute)
  *    for every method that declares them; the rest must refuse the model;
@@ -285,6 +286,56 @@ static void test_structural_zeros(void **s)
     }
 }
 
+/* rbd_options.zeros_preset: with outputs cleared once and then reused, every
+ * method gives, call after call, exactly what it gives on poisoned outputs
+ * without the option (the sparse and dense plans of idsva, the chain's
+ * blocked products, pin26; methods that write every entry anyway). */
+static void test_zeros_preset(void **s)
+{
+    (void)s;
+    const char *specs[] = { "autotree:N=20,bf=2,skew=0.5,taper=0.9", "autotree:N=31,bf=5,skew=1,taper=0.95",
+                            "autotree:N=9,bf=1,skew=0.5,taper=0.9", "urdf:" RBD_SOURCE_DIR "/tests/models/hyq.urdf,freeflyer" };
+    for (int t = 0; t < 4; t++) {
+        rbd_model *m = tu_model(specs[t]);
+        const size_t nv = (size_t)m->nv;
+        evalbuf a, b, r, z;
+        buf_new(m, &a);
+        buf_new(m, &b);
+        buf_new(m, &r);
+        buf_new(m, &z);
+        rbd_rng rng;
+        rbd_rng_seed(&rng, 11 + t);
+        rbd_random_state(m, &rng, a.q, a.v, a.a, NULL);
+        rbd_random_state(m, &rng, b.q, b.v, b.a, NULL);
+        int checked = 0;
+        for (int k = 0; rbd_methods[k]; k++) {
+            const rbd_method *meth = rbd_methods[k];
+            if (meth->output != RBD_ID_DERIVS || rbd_method_supports(meth, m)) continue;
+            eval_method(meth, m, &b, &r);
+            rbd_options o;
+            rbd_options_default(&o);
+            o.zeros_preset = 1;
+            void *ws = NULL;
+            if (meth->init(m, &o, &ws)) fail_msg("%s init on %s: %s", meth->name, m->spec, rbd_last_error());
+            memset(z.dq, 0, sizeof(double) * nv * nv);
+            memset(z.dv, 0, sizeof(double) * nv * nv);
+            rbd_derivs d = { .tau = z.tau, .dtau_dq = z.dq, .dtau_dv = z.dv };
+            const rbd_state xa = { .q = a.q, .v = a.v, .a = a.a }, xb = { .q = b.q, .v = b.v, .a = b.a };
+            if (meth->eval(ws, &xa, &d) || meth->eval(ws, &xb, &d))
+                fail_msg("%s eval on %s: %s", meth->name, m->spec, rbd_last_error());
+            meth->fini(ws);
+            if (memcmp(z.dq, r.dq, sizeof(double) * nv * nv) || memcmp(z.dv, r.dv, sizeof(double) * nv * nv) ||
+                memcmp(z.tau, r.tau, sizeof(double) * nv))
+                fail_msg("%s on %s: the second call with zeros_preset differs from a full write", meth->name,
+                         m->spec);
+            checked++;
+        }
+        assert_true(checked >= 4);
+        buf_free(&a); buf_free(&b); buf_free(&r); buf_free(&z);
+        rbd_model_free(m);
+    }
+}
+
 static void test_bad_arguments(void **s)
 {
     (void)s;
@@ -387,6 +438,7 @@ int main(void)
         cmocka_unit_test(test_ill_conditioned),
         cmocka_unit_test(test_multidof),
         cmocka_unit_test(test_structural_zeros),
+        cmocka_unit_test(test_zeros_preset),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_cs_step_option),
         cmocka_unit_test(test_fd_forward_option),
