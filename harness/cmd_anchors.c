@@ -2,6 +2,7 @@
  * figures and the machine floors (anchors.h), printed and written to
  * RESULTS/vs-pinocchio.md. */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,28 @@ static int load_runs(char **paths, int nruns, int use_min, timing_row **out, int
     return rc;
 }
 
+/* How the runs' ID outputs were written, from each run directory's
+ * meta.json (method_options.zeros_preset; absent: before the option
+ * existed, i.e. every entry written). */
+static const char *runs_outputs(char **paths, int nruns)
+{
+    int seen[2] = { 0, 0 }, unknown = 0;
+    for (int r = 0; r < nruns; r++) {
+        char meta[4200];
+        struct stat st;
+        snprintf(meta, sizeof meta, "%s/meta.json", paths[r]);
+        json_t *j = !stat(paths[r], &st) && S_ISDIR(st.st_mode) ? json_load_file(meta, 0, NULL) : NULL;
+        if (!j) { unknown++; continue; }
+        json_t *z = json_object_get(json_object_get(j, "method_options"), "zeros_preset");
+        seen[json_is_true(z)]++;
+        json_decref(j);
+    }
+    if (unknown || (seen[0] && seen[1])) return "ID outputs: not the same in every run, or not recorded";
+    return seen[1] ? "ID outputs: cleared once and reused, the structural zeros left unwritten as Pinocchio "
+                     "leaves them (zeros_preset = yes)"
+                   : "ID outputs: every entry written on every call (zeros_preset = no)";
+}
+
 int cmd_anchors(int argc, char **argv)
 {
     static const struct option opts[] = { { "anchors", required_argument, 0, 'a' }, { "table", required_argument, 0, 't' },
@@ -128,7 +151,7 @@ int cmd_anchors(int argc, char **argv)
     timing_row *rows = NULL;
     int n = 0;
     if (load_runs(argv + optind, nruns, use_min, &rows, &n)) { anchors_free(&s); return cli_lib_error("anchors", EXIT_FAIL); }
-    char source[4200];
+    char source[4400];
     if (nruns == 1) snprintf(source, sizeof source, "%s (%s per call)", res, use_min ? "min over the batches" : "median");
     else {
         int len = snprintf(source, sizeof source, "the median over %d runs (", nruns);
@@ -137,6 +160,8 @@ int cmd_anchors(int argc, char **argv)
         if (len < (int)sizeof source)
             snprintf(source + len, sizeof source - (size_t)len, ") of the %s per call", use_min ? "min over the batches" : "median");
     }
+    int len = (int)strlen(source);
+    snprintf(source + len, sizeof source - (size_t)len, "; %s", runs_outputs(argv + optind, nruns));
     int missed = anchors_write_markdown(stdout, &s, key, rows, n, source);
     int rc = EXIT_OK;
     if (!nowrite) {

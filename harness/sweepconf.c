@@ -38,6 +38,7 @@ void sweep_config_method_options(const sweep_config *c, rbd_options *o)
     rbd_options_default(o);
     o->minv = (rbd_minv_kind)c->minv;
     o->fdsva_crossover = c->fdsva_crossover;
+    o->zeros_preset = c->zeros_preset;
 }
 
 static void free_strs(char **s, int n)
@@ -267,7 +268,7 @@ const char *const sweep_keys[] = { "name", "methods", "base", "N", "bf", "skew",
                                     "batches", "batch_ms", "warmup_ms", "pin", "blas_threads", "counters",
                                     "crossover", "crossover_range", "robots", "accuracy_N", "accuracy_bf",
                                     "accuracy_skew", "accuracy_taper", "accuracy_model", "accuracy_states", "cache",
-                                    "minv", "fdsva_crossover", NULL };
+                                    "minv", "fdsva_crossover", "zeros_preset", NULL };
 
 int sweep_config_set(sweep_config *c, const char *key, const char *v, const char *where)
 {
@@ -367,6 +368,7 @@ int sweep_config_set(sweep_config *c, const char *key, const char *v, const char
             if (!strcmp(v, rbd_minv_name((rbd_minv_kind)kind))) { c->minv = kind; return RBD_OK; }
         return rbd_fail(RBD_EPARSE, "%s: minv: unknown variant '%s' (valid: analytic, ltdl, lapack)", where, v);
     case 27: return one_int(v, where, key, 0, 1 << 20, &c->fdsva_crossover);
+    case 28: return yes_no(v, where, key, &c->zeros_preset);
     }
     return RBD_OK;
 }

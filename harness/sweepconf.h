@@ -38,6 +38,10 @@
  *                                     $RBD_CACHE_DIR, else ~/.cache/rbdiff)
  *   minv         = analytic | ltdl | lapack   M^-1 variant of the FD methods
  *   fdsva_crossover = 0               fdsva's DMM -> AZA switch in dofs (0: built-in)
+ *   zeros_preset = no                 yes: the timed ID methods may leave the structural
+ *                                     zeros of their reused outputs unwritten, as
+ *                                     Pinocchio does (rbd_options.zeros_preset); the
+ *                                     accuracy audit always writes every entry
  *
  * Every error names file:line (or the flag), the key and the bad value.
  */
@@ -71,6 +75,7 @@ typedef struct {
     char *cache;                      /* NULL: the default cache directory */
     int minv;                         /* rbd_minv_kind of the FD methods      */
     int fdsva_crossover;              /* rbd_options.fdsva_crossover          */
+    int zeros_preset;                 /* rbd_options.zeros_preset (timing only) */
     unsigned seen;                    /* bit per key already set (duplicates) */
 } sweep_config;
 

@@ -68,7 +68,8 @@ static void test_valid_file(void **s)
                          "batches = 7\n"
                          "batch_ms = 2.5\n"
                          "counters = no\n"
-                         "crossover_range = 3:300\n");
+                         "crossover_range = 3:300\n"
+                         "zeros_preset = yes\n");
     assert_int_equal(sweep_config_read(&c, p), 0);
     assert_string_equal(c.name, "paper-run");
     int wantN[] = { 1, 2, 5, 10, 20, 30, 40 };
@@ -86,6 +87,10 @@ static void test_valid_file(void **s)
     assert_true(c.batch_ms == 2.5);
     assert_int_equal(c.counters, 0);
     assert_true(c.xo_lo == 3 && c.xo_hi == 300);
+    assert_int_equal(c.zeros_preset, 1);
+    rbd_options o;
+    sweep_config_method_options(&c, &o);
+    assert_int_equal(o.zeros_preset, 1);
     /* flags override after allow_override; within one source a key is set once */
     sweep_config_allow_override(&c);
     assert_int_equal(sweep_config_flag(&c, 3 /* N */, "4"), 0);
@@ -123,6 +128,7 @@ static void test_errors(void **s)
     expect_error("crossover = idsva\n", RBD_EPARSE, "1: crossover: 'idsva' is not two method names 'A B'");
     expect_error("crossover_range = 5:5\n", RBD_EPARSE, "1: crossover_range: '5:5' is not LO:HI");
     expect_error("pin = 1.5\n", RBD_EPARSE, "1: pin: '1.5' is not a whole number");
+    expect_error("zeros_preset = on\n", RBD_EPARSE, "1: zeros_preset: 'on' is not yes or no");
 }
 
 static void test_unreadable(void **s)
