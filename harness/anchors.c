@@ -7,6 +7,7 @@
 #include <string.h>
 #include "rbd.h"
 #include "anchors.h"
+#include "stats.h"
 
 enum { MAXCELL = 24 };
 
@@ -381,11 +382,15 @@ int anchors_write_markdown(FILE *f, const anchor_set *s, const char *key, const 
     fprintf(f, "| method | model | N | nv | ours (us) | Pinocchio (us) | quantity | ratio | target | verdict "
                "| floor (us) | ours/floor | target | verdict |\n");
     fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    int met = 0, missed = 0, fmet = 0, fmissed = 0, shown = 0;
+    int met = 0, missed = 0, fmet = 0, fmissed = 0, shown = 0, ncal = 0;
+    double *cal = malloc(sizeof(double) * 2 * ((size_t)n + 1));     /* base-algorithm ratios, then scratch */
     for (int i = 0; i < n; i++) {
         anchor_cmp c;
         if (anchors_compare(s, key, &rows[i], &c)) continue;
         shown++;
+        if (cal && isfinite(c.ratio) &&
+            (!strcmp(rows[i].method, "rnea") || !strcmp(rows[i].method, "aba") || !strcmp(rows[i].method, "minv")))
+            cal[ncal++] = c.ratio;
         char model[96], pin[32], ratio[32], tgt[32], fl[32], flr[32], ftgt[32];
         if (!strncmp(rows[i].model, "autotree:", 9)) snprintf(model, sizeof model, "autoTree bf=%g", rows[i].bf);
         else {
@@ -411,5 +416,16 @@ int anchors_write_markdown(FILE *f, const anchor_set *s, const char *key, const 
     }
     fprintf(f, "\n%d row%s with a counterpart; Pinocchio targets: %d met, %d missed; floor targets: %d met, %d "
                "missed.\n", shown, shown == 1 ? "" : "s", met, missed, fmet, fmissed);
+    /* The same algorithms on both sides say whether the two sides ran on
+     * comparable machines: Pinocchio's figures were measured on one machine,
+     * ours may come from another */
+    rbd_stats st;
+    if (ncal && !stats_compute(cal, ncal, cal + n + 1, &st))
+        fprintf(f, "\nCalibration: our rnea, aba and minv (the algorithms of Pinocchio's rnea, aba and "
+                   "computeMinverse) run at a median %.2f of Pinocchio's figures (%d point%s, %.2f-%.2f).  A "
+                   "machine faster than the one Pinocchio was timed on lowers every ratio above by about as "
+                   "much, so compare this with its value on the anchors' machine (harness/README.md, "
+                   "\"anchors\") before reading the verdicts.\n", st.median, ncal, ncal == 1 ? "" : "s", st.min, st.max);
+    free(cal);
     return missed + fmissed;
 }

@@ -101,6 +101,24 @@ static const char *runs_outputs(char **paths, int nruns)
                    : "ID outputs: every entry written on every call (zeros_preset = no)";
 }
 
+/* The CPU the runs report in their meta.json, into buf. */
+static const char *runs_cpu(char **paths, int nruns, char *buf, size_t len)
+{
+    snprintf(buf, len, "not recorded");
+    for (int r = 0; r < nruns; r++) {
+        char meta[4200];
+        snprintf(meta, sizeof meta, "%s/meta.json", paths[r]);
+        struct stat st;
+        json_t *j = !stat(paths[r], &st) && S_ISDIR(st.st_mode) ? json_load_file(meta, 0, NULL) : NULL;
+        const char *cpu = j ? json_string_value(json_object_get(j, "cpu_model")) : NULL;
+        if (cpu && r == 0) snprintf(buf, len, "%s", cpu);
+        else if (!cpu || strcmp(cpu, buf)) snprintf(buf, len, "not the same in every run, or not recorded");
+        json_decref(j);
+        if (!cpu) break;
+    }
+    return buf;
+}
+
 int cmd_anchors(int argc, char **argv)
 {
     static const struct option opts[] = { { "anchors", required_argument, 0, 'a' }, { "table", required_argument, 0, 't' },
@@ -161,7 +179,9 @@ int cmd_anchors(int argc, char **argv)
             snprintf(source + len, sizeof source - (size_t)len, ") of the %s per call", use_min ? "min over the batches" : "median");
     }
     int len = (int)strlen(source);
-    snprintf(source + len, sizeof source - (size_t)len, "; %s", runs_outputs(argv + optind, nruns));
+    char cpu[256];
+    snprintf(source + len, sizeof source - (size_t)len, "; CPU: %s; %s",
+             runs_cpu(argv + optind, nruns, cpu, sizeof cpu), runs_outputs(argv + optind, nruns));
     int missed = anchors_write_markdown(stdout, &s, key, rows, n, source);
     int rc = EXIT_OK;
     if (!nowrite) {

@@ -232,6 +232,17 @@ static void test_compare(void **st)
     assert_non_null(strstr(buf, "| idsva | autoTree bf=1 | 100 | 100 | 14 | 121 | rnea_derivs | 0.12 | <= 0.5 | pass | 4.9 | 2.9 | <= 3 | pass |"));
     assert_null(strstr(buf, "rneacr"));
     assert_non_null(strstr(buf, "2 rows with a counterpart; Pinocchio targets: 1 met, 1 missed; floor targets: 1 met, 0 missed."));
+    assert_null(strstr(buf, "Calibration"));     /* no base algorithm among the rows */
+    free(buf);
+    /* with base algorithms: their median ratio to Pinocchio calibrates the machines */
+    timing_row cal[3] = { row("rnea", "urdf:/x/ur5.urdf", NAN, 6, 6, 370),                        /* 0.5 */
+                          row("aba", "autotree:N=10,bf=1,skew=0,taper=1", 1, 10, 10, 2700),       /* 1.0 */
+                          row("minv", "autotree:N=10,bf=1,skew=0,taper=1", 1, 10, 10, 480) };     /* 0.2 */
+    f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    anchors_write_markdown(f, &s, "clang-native", cal, 3, "run");
+    fclose(f);
+    assert_non_null(strstr(buf, "run at a median 0.50 of Pinocchio's figures (3 points, 0.20-1.00)"));
     free(buf);
     anchors_free(&s);
 }
