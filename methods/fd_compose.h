@@ -58,7 +58,12 @@
  * costs O(nv^2 d) against AZA's O(nv^2) with a large constant, so it stays
  * ahead of AZA past the crossover too: paired, N = 200 and 500, bf = 2 and
  * 5, fdsva-aza took 1.7-2.6x and fdsva-dmm (dgemm) 2.5-5.8x the sparse
- * DMM's time. */
+ * DMM's time.
+ * Machine-dependent: on an AMD EPYC (Zen 4; OpenBLAS picks its Zen kernels
+ * there) dgemm won on chains instead, at 0.91-0.98x of the sparse loop
+ * for 6-20 bodies (0-1/11 rounds). On bf = 2 and 5 the two tied, or the
+ * sparse loop won by up to 4% (one `rbdiff time` run, 2026-11-23).  Kept
+ * as measured on the Xeon of the anchors. */
 #define RBD_FDSVA_SPARSE_SIZE 30
 /* ... and from 6 dofs: below, OpenBLAS's small-matrix dgemm kernel wins
  * (paired, results/2026-11-22-paired before this limit: fdsva-dmm took
