@@ -39,6 +39,7 @@ static const char help[] =
     "  --accuracy-N LIST --accuracy-bf LIST --accuracy-skew X --accuracy-taper X\n"
     "  --accuracy-model SPEC --accuracy-states K --cache DIR   the accuracy audit\n"
     "  --minv analytic|ltdl|lapack  --fdsva-crossover N   FD-method options (meta.json)\n"
+    "  --fdsva-dmm measure|rule   fdsva's DMM below the crossover: timed at init, or the size rule\n"
     "  --zeros-preset yes|no   timed ID outputs keep their structural zeros between calls\n"
     "  --shard K/N        measure only shard K of N: cell c (timings in sweep order,\n"
     "                     then crossovers) when c mod N = K-1; `rbdiff merge` joins shards\n"

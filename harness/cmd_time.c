@@ -33,6 +33,8 @@ static const char help[] =
     "  --pin CPU        pin to one CPU;  --blas-threads N (default 1)\n"
     "  --minv KIND      M^-1 of the FD methods: analytic (default), ltdl, lapack\n"
     "  --fdsva-crossover N  fdsva: DMM below N dofs, AZA at and above (0: built-in)\n"
+    "  --fdsva-dmm measure|rule  fdsva's DMM below it: the faster of the sparse loop and\n"
+    "                   dgemm timed at init (default), or the fixed size rule\n"
     "  --zeros-preset yes   ID outputs cleared once and reused, so idsva and pin26 skip\n"
     "                   their structural zeros as Pinocchio does (default no)\n"
     "  --counters no    skip hardware counters\n"

@@ -149,7 +149,8 @@ json_t *meta_method_options(const sweep_config *c)
 {
     rbd_options o;
     sweep_config_method_options(c, &o);
-    return json_pack("{s:s, s:i, s:b, s:f, s:b}", "minv", rbd_minv_name(o.minv), "fdsva_crossover",
-                     o.fdsva_crossover > 0 ? o.fdsva_crossover : RBD_FDSVA_CROSSOVER_DEFAULT, "fd_forward",
-                     o.fd_forward, "cs_step", o.cs_step, "zeros_preset", o.zeros_preset);
+    return json_pack("{s:s, s:i, s:s, s:b, s:f, s:b}", "minv", rbd_minv_name(o.minv), "fdsva_crossover",
+                     o.fdsva_crossover > 0 ? o.fdsva_crossover : RBD_FDSVA_CROSSOVER_DEFAULT, "fdsva_dmm",
+                     o.fdsva_dmm_rule ? "rule" : "measure", "fd_forward", o.fd_forward, "cs_step", o.cs_step,
+                     "zeros_preset", o.zeros_preset);
 }

@@ -39,6 +39,7 @@ void sweep_config_method_options(const sweep_config *c, rbd_options *o)
     o->minv = (rbd_minv_kind)c->minv;
     o->fdsva_crossover = c->fdsva_crossover;
     o->zeros_preset = c->zeros_preset;
+    o->fdsva_dmm_rule = c->fdsva_dmm_rule;
 }
 
 static void free_strs(char **s, int n)
@@ -268,7 +269,9 @@ const char *const sweep_keys[] = { "name", "methods", "base", "N", "bf", "skew",
                                     "batches", "batch_ms", "warmup_ms", "pin", "blas_threads", "counters",
                                     "crossover", "crossover_range", "robots", "accuracy_N", "accuracy_bf",
                                     "accuracy_skew", "accuracy_taper", "accuracy_model", "accuracy_states", "cache",
-                                    "minv", "fdsva_crossover", "zeros_preset", NULL };
+                                    "minv", "fdsva_crossover", "zeros_preset", "fdsva_dmm", NULL };
+/* sweep_config.seen has a bit per key and sweep_options 32 name slots */
+_Static_assert(sizeof sweep_keys / sizeof *sweep_keys - 1 <= 32, "more than 32 sweep keys");
 
 int sweep_config_set(sweep_config *c, const char *key, const char *v, const char *where)
 {
@@ -369,6 +372,9 @@ int sweep_config_set(sweep_config *c, const char *key, const char *v, const char
         return rbd_fail(RBD_EPARSE, "%s: minv: unknown variant '%s' (valid: analytic, ltdl, lapack)", where, v);
     case 27: return one_int(v, where, key, 0, 1 << 20, &c->fdsva_crossover);
     case 28: return yes_no(v, where, key, &c->zeros_preset);
+    case 29:
+        if (!strcmp(v, "measure") || !strcmp(v, "rule")) { c->fdsva_dmm_rule = !strcmp(v, "rule"); return RBD_OK; }
+        return rbd_fail(RBD_EPARSE, "%s: fdsva_dmm: '%s' is neither measure nor rule", where, v);
     }
     return RBD_OK;
 }

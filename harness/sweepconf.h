@@ -38,6 +38,9 @@
  *                                     $RBD_CACHE_DIR, else ~/.cache/rbdiff)
  *   minv         = analytic | ltdl | lapack   M^-1 variant of the FD methods
  *   fdsva_crossover = 0               fdsva's DMM -> AZA switch in dofs (0: built-in)
+ *   fdsva_dmm    = measure | rule     fdsva below the crossover: time the sparse loop
+ *                                     and dgemm at init and keep the faster, or the
+ *                                     fixed size rule of fd_compose.h
  *   zeros_preset = no                 yes: the timed ID methods may leave the structural
  *                                     zeros of their reused outputs unwritten, as
  *                                     Pinocchio does (rbd_options.zeros_preset); the
@@ -76,6 +79,7 @@ typedef struct {
     int minv;                         /* rbd_minv_kind of the FD methods      */
     int fdsva_crossover;              /* rbd_options.fdsva_crossover          */
     int zeros_preset;                 /* rbd_options.zeros_preset (timing only) */
+    int fdsva_dmm_rule;               /* rbd_options.fdsva_dmm_rule            */
     unsigned seen;                    /* bit per key already set (duplicates) */
 } sweep_config;
 

@@ -14,7 +14,10 @@
  * at qdd = 0, rbd_fdg_solve (qdd0 and M^-1 in ground coordinates, the
  * forward pass brought to qdd0), then its backward pass alone.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <math.h>
 #include <stdlib.h>
+#include <time.h>
 #include "fd_compose.h"
 #include "fd_ground.h"
 
@@ -32,10 +35,12 @@ typedef struct {
     double *zero;               /* [nv] qdd = 0 for it */
 } fdc_ws;
 
-/* fdsva's combination step (fd_compose.h, RBD_FDSVA_SPARSE_SIZE): the
- * sparse DMM from RBD_FDSVA_SPARSE_MIN dofs while the non-zero rows of
- * dID/du (R entries in all) make an equivalent dense size R / nv below
- * RBD_FDSVA_SPARSE_SIZE, else dgemm below the crossover nx and AZA from it. */
+/* fdsva's combination step by the size rule (fd_compose.h,
+ * RBD_FDSVA_SPARSE_SIZE): the sparse DMM from RBD_FDSVA_SPARSE_MIN dofs
+ * while the non-zero rows of dID/du (R entries in all) make an equivalent
+ * dense size R / nv below RBD_FDSVA_SPARSE_SIZE, else dgemm below the
+ * crossover nx and AZA from it.  Below nx, fdsva_measure replaces the rule
+ * unless rbd_options.fdsva_dmm_rule. */
 static rbd_combine fdsva_choice(const rbd_model *m, const rbd_dmm_rows *rows, int nx)
 {
     double R = 0;
@@ -45,6 +50,63 @@ static rbd_combine fdsva_choice(const rbd_model *m, const rbd_dmm_rows *rows, in
     }
     if (m->nv >= RBD_FDSVA_SPARSE_MIN && R / m->nv < RBD_FDSVA_SPARSE_SIZE) return RBD_COMBINE_DMM_SPARSE;
     return m->nv < nx ? RBD_COMBINE_DMM_BLAS : RBD_COMBINE_AZA;
+}
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Seconds for k calls of one DMM variant on the buffers (X = -Mi G). */
+static double dmm_time(const rbd_model *m, const rbd_dmm_rows *rows, rbd_combine v, int k, const double *Mi,
+                       const double *G, double *X)
+{
+    const size_t nn = (size_t)m->nv * (size_t)m->nv;
+    double t0 = seconds();
+    for (int r = 0; r < k; r++) {
+        if (v == RBD_COMBINE_DMM_BLAS) rbd_dmm_blas_cols(m->nv, 2 * m->nv, Mi, G, X);
+        else {
+            rbd_dmm_sparse(m, rows, Mi, G, X);
+            rbd_dmm_sparse(m, rows, Mi, G + nn, X + nn);
+        }
+    }
+    return seconds() - t0;
+}
+
+/* fdsva below the crossover, by measurement: which of the sparse loop and
+ * dgemm is faster depends on the machine (fd_compose.h: on a Xeon the loop
+ * won on chains of 7-20 bodies, on an AMD EPYC dgemm did, and below 6 dofs
+ * the other way round), so time both on this model's sizes and structure:
+ * enough calls per sample for >= 20 us, 5 alternating samples of each, the
+ * minimum of each (load only ever adds time).  About a millisecond at init;
+ * the values do not matter, only the shapes. */
+static rbd_combine fdsva_measure(const rbd_model *m, const rbd_dmm_rows *rows)
+{
+    const size_t nn = (size_t)m->nv * (size_t)m->nv;
+    double *Mi = malloc(sizeof(double) * nn), *G = calloc(2 * nn, sizeof(double)),
+           *X = malloc(sizeof(double) * 2 * nn);
+    rbd_combine pick = RBD_COMBINE_DMM_SPARSE;
+    if (Mi && G && X) {
+        for (size_t e = 0; e < nn; e++) Mi[e] = 1.0 / (double)(1 + e % 7);
+        for (int j = 0; j < m->nv; j++) {       /* dID/du's possibly non-zero rows */
+            int b = m->dof_body[j];
+            for (int t = rows->off[b]; t < rows->off[b + 1]; t++)
+                for (int r = rows->run[2 * t]; r < rows->run[2 * t + 1]; r++)
+                    G[(size_t)r + (size_t)m->nv * (size_t)j] = G[nn + (size_t)r + (size_t)m->nv * (size_t)j] = 1;
+        }
+        int k = 1;
+        while (k < (1 << 16) && dmm_time(m, rows, RBD_COMBINE_DMM_BLAS, k, Mi, G, X) < 2e-5) k *= 2;
+        double best[2] = { INFINITY, INFINITY };       /* sparse, dgemm */
+        for (int s = 0; s < 5; s++) {
+            best[0] = fmin(best[0], dmm_time(m, rows, RBD_COMBINE_DMM_SPARSE, k, Mi, G, X));
+            best[1] = fmin(best[1], dmm_time(m, rows, RBD_COMBINE_DMM_BLAS, k, Mi, G, X));
+        }
+        pick = best[1] < best[0] ? RBD_COMBINE_DMM_BLAS : RBD_COMBINE_DMM_SPARSE;
+    }
+    free(Mi); free(G); free(X);
+    return pick;
 }
 
 void rbd_fdc_fini(void *p)
@@ -84,6 +146,7 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
         int nx = o->fdsva_crossover > 0 ? o->fdsva_crossover : RBD_FDSVA_CROSSOVER_DEFAULT;
         if ((rc = rbd_dmm_rows_init(m, &w->rows))) { rbd_fdc_fini(w); return rc; }
         w->combine = fdsva_choice(m, &w->rows, nx);
+        if (!o->fdsva_dmm_rule && m->nv < nx) w->combine = fdsva_measure(m, &w->rows);
         if (w->combine != RBD_COMBINE_DMM_SPARSE) rbd_dmm_rows_fini(&w->rows);
     }
     /* dID/du lives in this workspace only and is cleared once here, so the

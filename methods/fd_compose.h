@@ -39,7 +39,12 @@
  * and change it here or pass --fdsva-crossover. */
 #define RBD_FDSVA_CROSSOVER_DEFAULT 130
 
-/* Below the crossover, of the two dense DMMs, dgemm wins at every size:
+/* Below the crossover fdsva times the sparse DMM and dgemm at init and keeps
+ * the faster (fd_compose.c, fdsva_measure).  The measurements below set the
+ * fixed rule that rbd_options.fdsva_dmm_rule restores, and that still
+ * decides past the crossover.
+ *
+ * Below the crossover, of the two dense DMMs, dgemm wins at every size:
  * timed apart (taskset -c 1, min of 15 rounds), the one n x 2n dgemm took
  * 46-69 ns at N = 2..6, 260 ns at N = 10, 1.4 us at N = 24 (bf 1 and 5),
  * 87 ns on ur5 and 0.73 us on hyq, against 65-250 ns, 0.7-0.8 us,

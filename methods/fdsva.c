@@ -5,11 +5,13 @@
  *   fdsva-dmm-loop    DMM by a plain loop (no BLAS)
  *   fdsva-dmm-sparse  the plain loop skipping dID/du's structural zeros
  *   fdsva-aza         AZA, eq. (34), on blocks of columns
- *   fdsva             the measured choice: fdsva-dmm-sparse where dID/du
- *                     is small or mostly zeros (RBD_FDSVA_SPARSE_SIZE),
- *                     else fdsva-dmm below rbd_options.fdsva_crossover dofs
- *                     and fdsva-aza at and above it (default
- *                     RBD_FDSVA_CROSSOVER_DEFAULT; Fig. 7, Table III).
+ *   fdsva             below rbd_options.fdsva_crossover dofs (default
+ *                     RBD_FDSVA_CROSSOVER_DEFAULT; Fig. 7, Table III) the
+ *                     faster of fdsva-dmm-sparse and fdsva-dmm, timed at
+ *                     init on this machine (or by the size rule with
+ *                     rbd_options.fdsva_dmm_rule); at and above it
+ *                     fdsva-dmm-sparse where dID/du is small or mostly
+ *                     zeros (RBD_FDSVA_SPARSE_SIZE), else fdsva-aza.
  *                     fdsva-dmm is the paper's FDSVA-with-DMM, the one to
  *                     set against pin26-fd for the same DMM.
  *   fdsva-1pass       fdsva's choice, but qdd0 and M^-1 from IDSVA's own
@@ -36,7 +38,7 @@ extern const rbd_method rbd_method_idsva, rbd_method_fdsva, rbd_method_fdsva_dmm
                                           .eval = rbd_fdc_eval, .fini = rbd_fdc_fini };
 
 FDSVA(fdsva, "fdsva", RBD_COMBINE_SWITCH, NULL,
-      "FDSVA: IDSVA + M^-1 + the measured best of sparse DMM, dgemm DMM and AZA (eq. 34); sec. IV-C")
+      "FDSVA: IDSVA + M^-1 + sparse DMM or dgemm DMM (the faster, timed at init) or AZA (eq. 34); sec. IV-C")
 FDSVA(fdsva_dmm, "fdsva-dmm", RBD_COMBINE_DMM_BLAS, NULL, "IDSVA + M^-1 + DMM by OpenBLAS dgemm; eq. (5), Fig. 7")
 FDSVA(fdsva_dmm_loop, "fdsva-dmm-loop", RBD_COMBINE_DMM_LOOP, NULL,
       "IDSVA + M^-1 + DMM by a plain column loop (no BLAS); eq. (5)")

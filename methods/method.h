@@ -25,6 +25,10 @@ typedef struct {
     int fd_forward;         /* finite differences: forward instead of central   */
     double cs_step;         /* complex step h (default 1e-20)                    */
     int fdsva_crossover;    /* fdsva: DMM below this nv, AZA at and above; 0 = built-in default */
+    /* fdsva below the crossover: 0 (default) times the sparse loop and dgemm
+     * at init on this model and keeps the faster; 1 takes the fixed size
+     * rule of fd_compose.h (reproducible, tuned on one machine) */
+    int fdsva_dmm_rule;
     /* The caller keeps the structural zeros of dtau_dq and dtau_dv at zero
      * between calls: the entries (r, c) where neither dof's body is an
      * ancestor of the other's (zeroed once, then the buffers only ever passed

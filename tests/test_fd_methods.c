@@ -245,6 +245,48 @@ static void test_combinations_agree(void **s)
     }
 }
 
+static int same_fd(const rbd_model *m, const evalbuf *a, const evalbuf *b)
+{
+    size_t n = (size_t)m->nv, n2 = n * n;
+    return !memcmp(a->qdd, b->qdd, sizeof(double) * n) && !memcmp(a->dq, b->dq, sizeof(double) * n2) &&
+           !memcmp(a->dv, b->dv, sizeof(double) * n2) && !memcmp(a->dt, b->dt, sizeof(double) * n2);
+}
+
+/* Below the crossover fdsva times the sparse loop and dgemm at init and
+ * runs the faster: which one is the machine's business, but the output is
+ * bit for bit one of fdsva-dmm-sparse's and fdsva-dmm's.  With
+ * fdsva_dmm_rule it is the fixed rule's: the sparse loop on a chain of 10,
+ * dgemm below 6 dofs. */
+static void test_fdsva_dmm_choice(void **s)
+{
+    (void)s;
+    const char *specs[] = { "autotree:N=10,bf=1,skew=0.3,taper=0.9", "autotree:N=4,bf=1,skew=0.3,taper=0.9",
+                            "autotree:N=20,bf=2,skew=0.3,taper=0.9" };
+    const rbd_method *f = rbd_method_find("fdsva"), *sp = rbd_method_find("fdsva-dmm-sparse"),
+                     *bl = rbd_method_find("fdsva-dmm");
+    assert_non_null(f); assert_non_null(sp); assert_non_null(bl);
+    for (int t = 0; t < 3; t++) {
+        rbd_model *m = tu_model(specs[t]);
+        evalbuf st, a, rs, rb;
+        buf_new(m, &st); buf_new(m, &a); buf_new(m, &rs); buf_new(m, &rb);
+        rbd_rng rng;
+        rbd_rng_seed(&rng, 21 + t);
+        rbd_random_state(m, &rng, st.q, st.v, NULL, st.tau);
+        eval_method(sp, m, &st, &rs);
+        eval_method(bl, m, &st, &rb);
+        eval_method(f, m, &st, &a);
+        if (!same_fd(m, &a, &rs) && !same_fd(m, &a, &rb))
+            fail_msg("fdsva on %s is neither fdsva-dmm-sparse's nor fdsva-dmm's output", m->spec);
+        rbd_options o;
+        rbd_options_default(&o);
+        o.fdsva_dmm_rule = 1;
+        eval_opts(f, m, &o, &st, &a);
+        assert_true(same_fd(m, &a, t == 1 ? &rb : &rs));
+        buf_free(&st); buf_free(&a); buf_free(&rs); buf_free(&rb);
+        rbd_model_free(m);
+    }
+}
+
 /* fdsva switches at rbd_options.fdsva_crossover: the same numbers either way
  * (to rounding), and a negative crossover is refused. */
 static void test_fdsva_crossover_option(void **s)
@@ -363,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_multidof),
         cmocka_unit_test(test_combinations_agree),
         cmocka_unit_test(test_fdsva_crossover_option),
+        cmocka_unit_test(test_fdsva_dmm_choice),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_step_options),
     };

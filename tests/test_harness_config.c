@@ -69,7 +69,8 @@ static void test_valid_file(void **s)
                          "batch_ms = 2.5\n"
                          "counters = no\n"
                          "crossover_range = 3:300\n"
-                         "zeros_preset = yes\n");
+                         "zeros_preset = yes\n"
+                         "fdsva_dmm = rule\n");
     assert_int_equal(sweep_config_read(&c, p), 0);
     assert_string_equal(c.name, "paper-run");
     int wantN[] = { 1, 2, 5, 10, 20, 30, 40 };
@@ -91,6 +92,7 @@ static void test_valid_file(void **s)
     rbd_options o;
     sweep_config_method_options(&c, &o);
     assert_int_equal(o.zeros_preset, 1);
+    assert_int_equal(o.fdsva_dmm_rule, 1);
     /* flags override after allow_override; within one source a key is set once */
     sweep_config_allow_override(&c);
     assert_int_equal(sweep_config_flag(&c, 3 /* N */, "4"), 0);
@@ -128,6 +130,7 @@ static void test_errors(void **s)
     expect_error("crossover = idsva\n", RBD_EPARSE, "1: crossover: 'idsva' is not two method names 'A B'");
     expect_error("crossover_range = 5:5\n", RBD_EPARSE, "1: crossover_range: '5:5' is not LO:HI");
     expect_error("pin = 1.5\n", RBD_EPARSE, "1: pin: '1.5' is not a whole number");
+    expect_error("fdsva_dmm = fast\n", RBD_EPARSE, "1: fdsva_dmm: 'fast' is neither measure nor rule");
     expect_error("zeros_preset = on\n", RBD_EPARSE, "1: zeros_preset: 'on' is not yes or no");
 }
 
