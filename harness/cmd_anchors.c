@@ -79,43 +79,32 @@ static int load_runs(char **paths, int nruns, int use_min, timing_row **out, int
     return rc;
 }
 
-/* How the runs' ID outputs were written, from each run directory's
- * meta.json (method_options.zeros_preset; absent: before the option
- * existed, i.e. every entry written). */
-static const char *runs_outputs(char **paths, int nruns)
+/* What the runs' meta.json files say about how they were measured, as
+ * "CPU: ...; ID outputs: ..." into buf: the CPU model, and whether the ID
+ * outputs were written in full (method_options.zeros_preset absent or
+ * false: every entry) or left with their structural zeros preset. */
+static const char *runs_meta(char **paths, int nruns, char *buf, size_t len)
 {
-    int seen[2] = { 0, 0 }, unknown = 0;
+    char cpu[256] = "";
+    int preset[2] = { 0, 0 }, same_cpu = 1;
     for (int r = 0; r < nruns; r++) {
         char meta[4200];
         struct stat st;
         snprintf(meta, sizeof meta, "%s/meta.json", paths[r]);
         json_t *j = !stat(paths[r], &st) && S_ISDIR(st.st_mode) ? json_load_file(meta, 0, NULL) : NULL;
-        if (!j) { unknown++; continue; }
-        json_t *z = json_object_get(json_object_get(j, "method_options"), "zeros_preset");
-        seen[json_is_true(z)]++;
+        const char *c = j ? json_string_value(json_object_get(j, "cpu_model")) : NULL;
+        if (!c || (r > 0 && strcmp(c, cpu))) same_cpu = 0;
+        else if (r == 0) snprintf(cpu, sizeof cpu, "%s", c);
+        if (j) preset[json_is_true(json_object_get(json_object_get(j, "method_options"), "zeros_preset"))]++;
         json_decref(j);
     }
-    if (unknown || (seen[0] && seen[1])) return "ID outputs: not the same in every run, or not recorded";
-    return seen[1] ? "ID outputs: cleared once and reused, the structural zeros left unwritten as Pinocchio "
-                     "leaves them (zeros_preset = yes)"
-                   : "ID outputs: every entry written on every call (zeros_preset = no)";
-}
-
-/* The CPU the runs report in their meta.json, into buf. */
-static const char *runs_cpu(char **paths, int nruns, char *buf, size_t len)
-{
-    snprintf(buf, len, "not recorded");
-    for (int r = 0; r < nruns; r++) {
-        char meta[4200];
-        snprintf(meta, sizeof meta, "%s/meta.json", paths[r]);
-        struct stat st;
-        json_t *j = !stat(paths[r], &st) && S_ISDIR(st.st_mode) ? json_load_file(meta, 0, NULL) : NULL;
-        const char *cpu = j ? json_string_value(json_object_get(j, "cpu_model")) : NULL;
-        if (cpu && r == 0) snprintf(buf, len, "%s", cpu);
-        else if (!cpu || strcmp(cpu, buf)) snprintf(buf, len, "not the same in every run, or not recorded");
-        json_decref(j);
-        if (!cpu) break;
-    }
+    const char *out = preset[0] + preset[1] < nruns || (preset[0] && preset[1])
+                          ? "not the same in every run, or not recorded"
+                      : preset[1] ? "cleared once and reused, the structural zeros left unwritten as Pinocchio "
+                                    "leaves them (zeros_preset = yes)"
+                                  : "every entry written on every call (zeros_preset = no)";
+    snprintf(buf, len, "CPU: %s; ID outputs: %s", same_cpu ? cpu : "not the same in every run, or not recorded",
+             out);
     return buf;
 }
 
@@ -179,9 +168,8 @@ int cmd_anchors(int argc, char **argv)
             snprintf(source + len, sizeof source - (size_t)len, ") of the %s per call", use_min ? "min over the batches" : "median");
     }
     int len = (int)strlen(source);
-    char cpu[256];
-    snprintf(source + len, sizeof source - (size_t)len, "; CPU: %s; %s",
-             runs_cpu(argv + optind, nruns, cpu, sizeof cpu), runs_outputs(argv + optind, nruns));
+    char meta[512];
+    snprintf(source + len, sizeof source - (size_t)len, "; %s", runs_meta(argv + optind, nruns, meta, sizeof meta));
     int missed = anchors_write_markdown(stdout, &s, key, rows, n, source);
     int rc = EXIT_OK;
     if (!nowrite) {

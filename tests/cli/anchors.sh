@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # rbdiff anchors over repeated runs: each of our figures is the median over
 # the runs (Pinocchio's are medians over runs too), one run gives the same
-# table as before, and a missing run is an error naming it.
+# table as before, a missing run is an error naming it, and the header
+# names the runs' CPU and output mode from their meta.json.
 # Usage: anchors.sh RBDIFF TMPDIR
 set -u
 RBDIFF=$1
@@ -30,5 +31,13 @@ st=$?
     { echo "FAIL: two runs: the table goes to the first run, naming both"; fails=$((fails + 1)); }
 "$RBDIFF" anchors "$TMP/a" "$TMP/b" "$TMP/c" --out "$TMP/all.md" >/dev/null 2>&1 && grep -qF "median over 3 runs" "$TMP/all.md" ||
     { echo "FAIL: --out FILE gets the table"; fails=$((fails + 1)); }
-[ $fails -eq 0 ] && echo "anchors: 6 checks passed"
+# the header says what the runs' meta.json files say: CPU and output mode
+meta() { printf '{"cpu_model": "%s", "method_options": {"zeros_preset": %s}}\n' "$1" "$2" >"$3/meta.json"; }
+meta "CPU X" true "$TMP/a"; meta "CPU X" true "$TMP/b"; meta "CPU Y" false "$TMP/c"
+"$RBDIFF" anchors "$TMP/a" "$TMP/b" --no-write | grep -qF "; CPU: CPU X; ID outputs: cleared once and reused" ||
+    { echo "FAIL: two runs on CPU X with zeros_preset: header"; fails=$((fails + 1)); }
+"$RBDIFF" anchors "$TMP/a" "$TMP/c" --no-write |
+    grep -qF "; CPU: not the same in every run, or not recorded; ID outputs: not the same in every run" ||
+    { echo "FAIL: runs on two CPUs, two output modes: header"; fails=$((fails + 1)); }
+[ $fails -eq 0 ] && echo "anchors: 8 checks passed"
 exit $((fails > 0))
