@@ -1,5 +1,5 @@
 /* IDSVA Alg. 1 lines 17-20 for a chain (every body the parent of the next),
- * as blocked products (idsva_chain.c).  Used by idsva.c from 7 dofs. */
+ * as blocked products (idsva_chain.c).  Used by idsva.c on chains of 32 dofs or more. */
 #ifndef RBD_IDSVA_CHAIN_H
 #define RBD_IDSVA_CHAIN_H
 

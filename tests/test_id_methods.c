@@ -288,14 +288,16 @@ static void test_structural_zeros(void **s)
 
 /* rbd_options.zeros_preset: with outputs cleared once and then reused, every
  * method gives, call after call, exactly what it gives on poisoned outputs
- * without the option (the sparse and dense plans of idsva, the chain's
- * blocked products, pin26; methods that write every entry anyway). */
+ * without the option (idsva's pair products, short and long chains included,
+ * its blocked products on a long chain, pin26; methods that write every
+ * entry anyway). */
 static void test_zeros_preset(void **s)
 {
     (void)s;
     const char *specs[] = { "autotree:N=20,bf=2,skew=0.5,taper=0.9", "autotree:N=31,bf=5,skew=1,taper=0.95",
-                            "autotree:N=9,bf=1,skew=0.5,taper=0.9", "urdf:" RBD_SOURCE_DIR "/tests/models/hyq.urdf,freeflyer" };
-    for (int t = 0; t < 4; t++) {
+                            "autotree:N=9,bf=1,skew=0.5,taper=0.9",
+                            "autotree:N=40,bf=1,skew=0.5,taper=0.9", "urdf:" RBD_SOURCE_DIR "/tests/models/hyq.urdf,freeflyer" };
+    for (int t = 0; t < 5; t++) {
         rbd_model *m = tu_model(specs[t]);
         const size_t nv = (size_t)m->nv;
         evalbuf a, b, r, z;
