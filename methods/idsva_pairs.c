@@ -31,24 +31,23 @@ static inline void load2(v2 *x, const double *p)
     memcpy(x, p, sizeof *x);
 }
 
-/* The pair (k, d): K, L hold k's constants, rec is d's record. */
-static inline void pair(const v4 K[6], const v2 L[6], const double *restrict rec, v4 *out)
+/* The pair (k, d): K, L hold k's constants, rec is d's record; lanes of
+ * a: dq(k, d), dv(k, d), then the 6-term parts of dq(d, k), dv(d, k), whose
+ * t1 parts are b. */
+static inline void pair(const v4 K[6], const v2 L[6], const double *restrict rec, v4 *a, v2 *b)
 {
-    v4 x, a;
-    v2 y, b;
+    v4 x;
+    v2 y;
     load4(&x, rec);
     load2(&y, rec + 24);
-    a = K[0] * x;
-    b = L[0] * y;
+    *a = K[0] * x;
+    *b = L[0] * y;
     for (int c = 1; c < 6; c++) {
         load4(&x, rec + 4 * c);
         load2(&y, rec + 24 + 2 * c);
-        a += K[c] * x;
-        b += L[c] * y;
+        *a += K[c] * x;
+        *b += L[c] * y;
     }
-    a[2] += b[0];
-    a[3] += b[1];
-    *out = a;
 }
 
 void idsva_pairs_body(const double *restrict rec, int j0, int j1, int e, const double (*S)[6],
@@ -78,17 +77,19 @@ void idsva_pairs_body(const double *restrict rec, int j0, int j1, int e, const d
         double *restrict cq = dq + n * (size_t)k, *restrict cv = dv + n * (size_t)k;
         for (int d = j0; d < j1; d++) {         /* the joint's own block: lines 19-20 only (eq. 30, j <= i) */
             v4 a;
-            pair(K, L, rec + IDSVA_PAIR_REC * (size_t)d, &a);
-            cq[d] = a[2];
-            cv[d] = a[3];
+            v2 b;
+            pair(K, L, rec + IDSVA_PAIR_REC * (size_t)d, &a, &b);
+            cq[d] = a[2] + b[0];
+            cv[d] = a[3] + b[1];
         }
         for (int d = j1; d < e; d++) {
             v4 a;
-            pair(K, L, rec + IDSVA_PAIR_REC * (size_t)d, &a);
+            v2 b;
+            pair(K, L, rec + IDSVA_PAIR_REC * (size_t)d, &a, &b);
             dq[(size_t)k + n * (size_t)d] = a[0];
             dv[(size_t)k + n * (size_t)d] = a[1];
-            cq[d] = a[2];
-            cv[d] = a[3];
+            cq[d] = a[2] + b[0];
+            cv[d] = a[3] + b[1];
         }
     }
 }
