@@ -10,7 +10,7 @@
  * chosen at init:
  *  - pairs (every tree but a long chain): at body i, once the records of
  *    its subtree are written, row k and column k of each of its dofs k, one
- *    (k, d) pair per 4-vector (idsva_pairs.c).  The structural zeros of a
+ *    (k, d) pair per 4-vector (idsva_pairs.h).  The structural zeros of a
  *    branched tree are cleared at once beforehand (one memset beats many
  *    short runs), or not at all with rbd_options.zeros_preset;
  *  - chain (every body the next one's parent, IDSVA_CHAIN_MIN dofs or

@@ -63,7 +63,7 @@ static int pin_init(const rbd_model *m, const rbd_options *o, void **out)
 /* The ancestor loop's two outputs as one 2-vector (GNU C vector extension):
  * 12 FMAs per entry pair instead of 24: 1-5% less time for pin26 on bf = 2, 5
  * at N = 100, 20% on a chain of 100 (AMD EPYC Zen 4); the same means idsva's pair
- * products (idsva_pairs.c) use, so the comparison stays about the order. */
+ * products (idsva_pairs.h) use, so the comparison stays about the order. */
 typedef double v2 __attribute__((vector_size(2 * sizeof(double))));
 
 static inline void load2(v2 *x, const double *p)
