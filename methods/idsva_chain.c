@@ -12,31 +12,17 @@
  * by column instead, each column paid the set-up and the remainder of a
  * short vector loop, which at N = 50 cost as much as the arithmetic.
  */
-#include <string.h>
 #include "idsva_chain.h"
+#include "vec.h"
 
-/* 4 rows as one value: GNU C vector extension (gcc, clang), one AVX2
- * register or two SSE2 ones; plain C arrays were only partly vectorised. */
+/* 4 rows as one vector (vec.h); plain C arrays were only partly vectorised. */
 enum { RB = 4 };
-typedef double v4 __attribute__((vector_size(RB * sizeof(double))));
 
-/* unaligned moves; by pointer, so no vector crosses a call boundary by
- * value (an ABI that depends on -mavx) */
-static inline void load4(v4 *x, const double *p)
-{
-    memcpy(x, p, sizeof *x);
-}
-
-static inline void store4(double *p, const v4 *x)
-{
-    memcpy(p, x, sizeof *x);
-}
-
-static inline void block_subtree(const v4 t4[6], const v4 t1[6], const double *S, const double *Pd, const double *Pdd,
-                                 const double *SP, double *restrict cq, double *restrict cv)
+static inline void block_subtree(const rbd_v4 t4[6], const rbd_v4 t1[6], const double *S, const double *Pd,
+                                 const double *Pdd, const double *SP, double *restrict cq, double *restrict cv)
 {
     /* four independent sums of 6, not two chains of 12 dependent FMAs */
-    v4 q = t4[0] * Pd[0], v = t4[0] * S[0], q1 = t1[0] * Pdd[0], v1 = t1[0] * SP[0];
+    rbd_v4 q = t4[0] * Pd[0], v = t4[0] * S[0], q1 = t1[0] * Pdd[0], v1 = t1[0] * SP[0];
     for (int c = 1; c < 6; c++) {
         q += t4[c] * Pd[c];
         v += t4[c] * S[c];
@@ -45,17 +31,17 @@ static inline void block_subtree(const v4 t4[6], const v4 t1[6], const double *S
     }
     q += q1;
     v += v1;
-    store4(cq, &q);
-    store4(cv, &v);
+    rbd_store4(cq, &q);
+    rbd_store4(cv, &v);
 }
 
-static inline void block_ancestor(const v4 s[6], const double *t3, const double *t2, double *restrict cq,
+static inline void block_ancestor(const rbd_v4 s[6], const double *t3, const double *t2, double *restrict cq,
                                   double *restrict cv)
 {
-    v4 q = s[0] * t3[0], v = s[0] * t2[0];
+    rbd_v4 q = s[0] * t3[0], v = s[0] * t2[0];
     for (int c = 1; c < 6; c++) { q += s[c] * t3[c]; v += s[c] * t2[c]; }
-    store4(cq, &q);
-    store4(cv, &v);
+    rbd_store4(cq, &q);
+    rbd_store4(cv, &v);
 }
 
 /* One entry (r, k), either half. */
@@ -85,11 +71,11 @@ void idsva_chain_products(const idsva_chain_in *in, double *restrict dq, double 
     const size_t ns = (size_t)n;
     const double *T1 = in->T, *T4 = in->T + 6 * ns, *Sr = in->T + 12 * ns;
     for (int r0 = 0; r0 < nfull; r0 += RB) {
-        v4 t1[6], t4[6], s[6];
+        rbd_v4 t1[6], t4[6], s[6];
         for (int c = 0; c < 6; c++) {
-            load4(&t1[c], T1 + ns * c + (size_t)r0);
-            load4(&t4[c], T4 + ns * c + (size_t)r0);
-            load4(&s[c], Sr + ns * c + (size_t)r0);
+            rbd_load4(&t1[c], T1 + ns * c + (size_t)r0);
+            rbd_load4(&t4[c], T4 + ns * c + (size_t)r0);
+            rbd_load4(&s[c], Sr + ns * c + (size_t)r0);
         }
         /* col_start rises with k: whole-subtree columns, then the few whose
          * body starts inside the block, then whole-ancestor columns */

@@ -23,7 +23,7 @@
 #define RBD_IDSVA_PAIRS_H
 
 #include <stddef.h>
-#include <string.h>
+#include "vec.h"
 
 /* doubles in a dof's pair record: (t3_c, t2_c, t4_c, t4_c) for c = 0..5, then (t1_c, t1_c) */
 enum { IDSVA_PAIR_REC = 36 };
@@ -42,36 +42,21 @@ static inline void idsva_pairs_record(double *restrict rec, const double t1[6], 
     }
 }
 
-/* GNU C vector extension (gcc, clang): one AVX2 register, or two SSE2 ones */
-typedef double idsva_v4 __attribute__((vector_size(4 * sizeof(double))));
-typedef double idsva_v2 __attribute__((vector_size(2 * sizeof(double))));
-
-/* unaligned moves; by pointer, so no vector crosses a call boundary by value */
-static inline void idsva_load4(idsva_v4 *x, const double *p)
-{
-    memcpy(x, p, sizeof *x);
-}
-
-static inline void idsva_load2(idsva_v2 *x, const double *p)
-{
-    memcpy(x, p, sizeof *x);
-}
-
 /* The pair (k, d): K, L hold k's constants, rec is d's record; lanes of
  * a: dq(k, d), dv(k, d), then the 6-term parts of dq(d, k), dv(d, k), whose
  * t1 parts are b. */
-static inline void idsva_pair(const idsva_v4 K[6], const idsva_v2 L[6], const double *restrict rec, idsva_v4 *a,
-                              idsva_v2 *b)
+static inline void idsva_pair(const rbd_v4 K[6], const rbd_v2 L[6], const double *restrict rec, rbd_v4 *a,
+                              rbd_v2 *b)
 {
-    idsva_v4 x;
-    idsva_v2 y;
-    idsva_load4(&x, rec);
-    idsva_load2(&y, rec + 24);
+    rbd_v4 x;
+    rbd_v2 y;
+    rbd_load4(&x, rec);
+    rbd_load2(&y, rec + 24);
     *a = K[0] * x;
     *b = L[0] * y;
     for (int c = 1; c < 6; c++) {
-        idsva_load4(&x, rec + 4 * c);
-        idsva_load2(&y, rec + 24 + 2 * c);
+        rbd_load4(&x, rec + 4 * c);
+        rbd_load2(&y, rec + 24 + 2 * c);
         *a += K[c] * x;
         *b += L[c] * y;
     }
@@ -100,23 +85,23 @@ static inline void idsva_pairs_body(const double *restrict rec, int j0, int j1, 
         return;
     }
     for (int k = j0; k < j1; k++) {
-        idsva_v4 K[6];
-        idsva_v2 L[6];
+        rbd_v4 K[6];
+        rbd_v2 L[6];
         for (int c = 0; c < 6; c++) {
-            K[c] = (idsva_v4){ S[k][c], S[k][c], Pd[k][c], S[k][c] };
-            L[c] = (idsva_v2){ Pdd[k][c], SP[k][c] };
+            K[c] = (rbd_v4){ S[k][c], S[k][c], Pd[k][c], S[k][c] };
+            L[c] = (rbd_v2){ Pdd[k][c], SP[k][c] };
         }
         double *restrict cq = dq + n * (size_t)k, *restrict cv = dv + n * (size_t)k;
         for (int d = j0; d < j1; d++) {         /* the joint's own block: lines 19-20 only (eq. 30, j <= i) */
-            idsva_v4 a;
-            idsva_v2 b;
+            rbd_v4 a;
+            rbd_v2 b;
             idsva_pair(K, L, rec + IDSVA_PAIR_REC * (size_t)d, &a, &b);
             cq[d] = a[2] + b[0];
             cv[d] = a[3] + b[1];
         }
         for (int d = j1; d < e; d++) {
-            idsva_v4 a;
-            idsva_v2 b;
+            rbd_v4 a;
+            rbd_v2 b;
             idsva_pair(K, L, rec + IDSVA_PAIR_REC * (size_t)d, &a, &b);
             dq[(size_t)k + n * (size_t)d] = a[0];
             dv[(size_t)k + n * (size_t)d] = a[1];

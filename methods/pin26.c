@@ -21,6 +21,7 @@
 #include <string.h>
 #include "id_ground.h"
 #include "method.h"
+#include "vec.h"
 
 typedef struct {
     const rbd_model *m;
@@ -60,16 +61,11 @@ static int pin_init(const rbd_model *m, const rbd_options *o, void **out)
     return RBD_OK;
 }
 
-/* The ancestor loop's two outputs as one 2-vector (GNU C vector extension):
- * 12 FMAs per entry pair instead of 24: 1-5% less time for pin26 on bf = 2, 5
- * at N = 100, 20% on a chain of 100 (AMD EPYC Zen 4); the same means idsva's pair
- * products (idsva_pairs.h) use, so the comparison stays about the order. */
-typedef double v2 __attribute__((vector_size(2 * sizeof(double))));
-
-static inline void load2(v2 *x, const double *p)
-{
-    memcpy(x, p, sizeof *x);
-}
+/* The ancestor loop (pin_backward) computes its two outputs as one 2-vector
+ * (vec.h): 12 FMAs per entry pair instead of 24: 1-5% less time for pin26 on
+ * bf = 2, 5 at N = 100, 20% on a chain of 100 (AMD EPYC Zen 4); the same
+ * means idsva's pair products (idsva_pairs.h) use, so the comparison stays
+ * about the order. */
 
 static inline double dot6(const double *a, const double *b)
 {
@@ -119,19 +115,19 @@ static void pin_backward(void *p, double *restrict tau, double *restrict dq, dou
         }
         for (int j = j0; j < j1; j++) {
             const double *a = t4[j - j0], *b = t1[j - j0];
-            v2 ta[6], tb[6];
-            for (int c = 0; c < 6; c++) { ta[c] = (v2){ a[c], a[c] }; tb[c] = (v2){ b[c], b[c] }; }
+            rbd_v2 ta[6], tb[6];
+            for (int c = 0; c < 6; c++) { ta[c] = (rbd_v2){ a[c], a[c] }; tb[c] = (rbd_v2){ b[c], b[c] }; }
             /* the ancestor loop: row j, each dof l of this joint and its ancestors */
             for (int l = j1 - 1; l >= 0; l = m->dof_parent[l]) {
                 const double *K = A + 24 * l;
-                v2 x, y, u, z;
-                load2(&x, K);
-                load2(&y, K + 12);
+                rbd_v2 x, y, u, z;
+                rbd_load2(&x, K);
+                rbd_load2(&y, K + 12);
                 u = ta[0] * x;
                 z = tb[0] * y;
                 for (int c = 1; c < 6; c++) {
-                    load2(&x, K + 2 * c);
-                    load2(&y, K + 12 + 2 * c);
+                    rbd_load2(&x, K + 2 * c);
+                    rbd_load2(&y, K + 12 + 2 * c);
                     u += ta[c] * x;
                     z += tb[c] * y;
                 }

@@ -1,0 +1,30 @@
+/* Short vectors of doubles for the inner products of the ID backward passes
+ * (idsva_chain.c, idsva_pairs.h, pin26.c): the GNU C vector extension (gcc,
+ * clang); rbd_v4 is one AVX2 register or two SSE2 ones, so the code is the
+ * same with and without -march=native. */
+#ifndef RBD_VEC_H
+#define RBD_VEC_H
+
+#include <string.h>
+
+typedef double rbd_v4 __attribute__((vector_size(4 * sizeof(double))));
+typedef double rbd_v2 __attribute__((vector_size(2 * sizeof(double))));
+
+/* unaligned moves; by pointer, so no vector crosses a call boundary by
+ * value (an ABI that depends on -mavx) */
+static inline void rbd_load4(rbd_v4 *x, const double *p)
+{
+    memcpy(x, p, sizeof *x);
+}
+
+static inline void rbd_store4(double *p, const rbd_v4 *x)
+{
+    memcpy(p, x, sizeof *x);
+}
+
+static inline void rbd_load2(rbd_v2 *x, const double *p)
+{
+    memcpy(x, p, sizeof *x);
+}
+
+#endif
