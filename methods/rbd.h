@@ -143,8 +143,9 @@ int rbd_model_from_spec(const char *spec, const rbd_model_opts *o, rbd_model **o
  * <mimic> joint loads as an independent joint with a warning in m->warn, and
  * is RBD_ENOTSUP when o->strict.  Errors name file:line and the element. */
 int rbd_urdf_load(const char *path, int freeflyer, const rbd_model_opts *o, rbd_model **out);
-/* Writes m as URDF, bodies in the user numbering (urdf_write.c): revolute ->
- * continuous, prismatic, free-flyer -> floating; spherical is RBD_ENOTSUP. */
+/* Writes m as URDF, bodies in the user numbering (urdf_write.c): revolute
+ * (nq = 1, unbounded limits), prismatic, free-flyer -> floating; spherical is
+ * RBD_ENOTSUP. */
 int rbd_urdf_write(const rbd_model *m, FILE *f);
 
 /* Joint transform X_J(q) of body i (joint frame -> body frame). */

@@ -5,8 +5,10 @@
  * (Xtree as origin xyz + rpy).  A loader that follows urdfdom numbers joints
  * depth-first with siblings by name, which is the user numbering whenever
  * every body has at most one child (e.g. autoTree with bf = 1); otherwise
- * match joints by name.  Revolute joints are written as "continuous" (urdfdom
- * demands <limit> for "revolute"); gravity is not part of URDF.
+ * match joints by name.  Revolute joints are written as "revolute" with
+ * limits that bound nothing (urdfdom demands <limit> for it): a "continuous"
+ * joint is the unbounded one that Pinocchio parametrises by (cos, sin), nq = 2,
+ * where rbdiff has nq = 1.  Gravity is not part of URDF.
  */
 #include <math.h>
 #include <stdio.h>
@@ -97,7 +99,7 @@ int rbd_urdf_write(const rbd_model *m, FILE *f)
         int k = internal[u], p = m->parent[k];
         const rbd_joint *j = &m->joint[k];
         put_link(f, m->body_name[k], &m->inertial[k]);
-        const char *type = j->type == RBD_JOINT_REVOLUTE ? "continuous"
+        const char *type = j->type == RBD_JOINT_REVOLUTE ? "revolute"
                          : j->type == RBD_JOINT_PRISMATIC ? "prismatic" : "floating";
         fputs("  <joint name=\"", f); put_escaped(f, m->joint_name[k]);
         fprintf(f, "\" type=\"%s\">\n    <origin", type);
@@ -113,7 +115,7 @@ int rbd_urdf_write(const rbd_model *m, FILE *f)
         if (j->type != RBD_JOINT_FREEFLYER) {
             fputs("    <axis", f); put_vec(f, "xyz", j->axis); fputs("/>\n", f);
         }
-        if (j->type == RBD_JOINT_PRISMATIC)   /* urdfdom requires limits; these bound nothing */
+        if (j->type == RBD_JOINT_PRISMATIC || j->type == RBD_JOINT_REVOLUTE)   /* required; bound nothing */
             fputs("    <limit lower=\"-1e30\" upper=\"1e30\" effort=\"1e30\" velocity=\"1e30\"/>\n", f);
         fputs("  </joint>\n", f);
     }

@@ -1,0 +1,97 @@
+/*
+ * The narrow C interface between the harness and a peer library (Pinocchio,
+ * MuJoCo) that is timed beside rbdiff's methods, in the same rounds.
+ *
+ * A peer is a shared module, rbdpeer-<name>.so, built apart from rbdiff
+ * (harness/peers/CMakeLists.txt, scripts/peers) with the compiler and flags
+ * that suit the library, and opened with dlopen: rbdiff never links against
+ * a peer, so a missing or broken peer is a message, never a failed build.
+ * The module exports one C function, rbd_peer_entry(), returning its table.
+ *
+ * Every vector and matrix that crosses this interface is in rbdiff's user
+ * numbering and conventions (README, "Conventions"): joints in the order of
+ * the rbd_peer_joint list; free-flyer q = [x y z qx qy qz qw], v = [linear;
+ * angular] velocity of the root in its own frame, tau = [force; moment] in
+ * that frame; q-derivatives in the tangent space, q (+) d = q * exp(d);
+ * nv x nv matrices column-major, (i, j) at [i + nv*j].  A peer converts its
+ * inputs to its own conventions once, in bind(), and its outputs back only
+ * in result(), so the timed call() does exactly what the library's user
+ * would do.
+ */
+#ifndef RBD_PEER_API_H
+#define RBD_PEER_API_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RBD_PEER_ABI 1
+
+/* What a peer function computes, and so what result() returns. */
+typedef enum {
+    RBD_PEER_ID_DERIVS = 1,  /* tau; dtau_dq, dtau_dv at (q, v, a)                  */
+    RBD_PEER_FD_DERIVS = 2,  /* qdd; dqdd_dq, dqdd_dv, dqdd_dtau at (q, v, tau)      */
+    RBD_PEER_TAU = 3,        /* tau at (q, v, a)                                    */
+    RBD_PEER_QDD = 4,        /* qdd at (q, v, tau)                                  */
+    RBD_PEER_M = 5,          /* M(q) as mat[0]                                      */
+    RBD_PEER_MINV = 6        /* M(q)^-1 as mat[0]                                   */
+} rbd_peer_out;
+
+typedef struct {
+    const char *name;        /* the library's own name: "computeABADerivatives"    */
+    rbd_peer_out out;
+    const char *ours;        /* the rbdiff method or base algorithm it is set against */
+    const char *writes;      /* what one call computes and writes, in a few words   */
+    double tol;              /* the check's relative tolerance: 1e-9, or larger for
+                                finite differences (the peer says why in writes)   */
+} rbd_peer_func;
+
+/* One joint of rbdiff's model, in the user order; a peer finds its own joint
+ * of the same name and refuses the model when the type or size differs. */
+typedef struct {
+    const char *name;
+    int type;                /* rbd_joint_type: 0 revolute, 1 prismatic, 2 spherical, 3 free-flyer */
+    int nq, nv;
+    int idx_q, idx_v;        /* offsets into the user q and v                       */
+} rbd_peer_joint;
+
+typedef struct {
+    int abi;                 /* RBD_PEER_ABI                                        */
+    const char *name;        /* "pinocchio", "mujoco": rows are "<name>.<func>"     */
+    const char *version;     /* the library's version                               */
+    const char *build;       /* compiler and flags this module was built with       */
+    int nfunc;
+    const rbd_peer_func *func;
+    /* Loads a URDF file that rbdiff wrote from its model (a free-flyer root
+     * is a "floating" joint from the link "world"; gravity (0, 0, -9.81)) and
+     * matches its joints to joint[0..njoint) by name.  NULL on failure, with
+     * the reason (file, joint, field) in err. */
+    void *(*load)(const char *urdf, int njoint, const rbd_peer_joint *joint, int nq, int nv, char *err,
+                  size_t errlen);
+    void (*unload)(void *model);
+    /* A context for timing func on a pool of states (rbdiff conventions:
+     * q + k*nq, v + k*nv, a + k*nv, tau + k*nv for state k), converted here
+     * once; NULL on failure with the reason in err. */
+    void *(*bind)(void *model, int func, int pool, const double *q, const double *v, const double *a,
+                  const double *tau, char *err, size_t errlen);
+    /* The timed call: evaluates at state k.  0, or non-zero on failure. */
+    int (*call)(void *ctx, int k);
+    /* The outputs of the last call in rbdiff's conventions, for the check
+     * (never timed): vec (nv) = tau or qdd (unused for M, Minv); mat[0..2]
+     * (nv x nv each) = dtau_dq, dtau_dv | dqdd_dq, dqdd_dv, dqdd_dtau | M |
+     * Minv, complete (a symmetric output of which the library writes one
+     * triangle is mirrored here).  0, or non-zero with the reason in err. */
+    int (*result)(void *ctx, double *vec, double *mat0, double *mat1, double *mat2, char *err, size_t errlen);
+    void (*unbind)(void *ctx);
+} rbd_peer_api;
+
+/* The one symbol a peer module exports. */
+const rbd_peer_api *rbd_peer_entry(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
