@@ -56,6 +56,48 @@ int bench_targets(const sweep_config *c, bench_target **out, int *n)
     return RBD_OK;
 }
 
+int bench_peers_open(const char *cmd, const sweep_config *c, rbd_peer **out, int *n)
+{
+    *out = calloc((size_t)c->npeers + 1, sizeof **out);
+    *n = 0;
+    if (!*out) return rbd_fail(RBD_ENOMEM, "out of memory");
+    for (int k = 0; k < c->npeers; k++) {
+        if (peer_open(c->peers[k], &(*out)[*n])) {
+            fprintf(stderr, "rbdiff %s: %s; going on without it\n", cmd, rbd_last_error());
+            continue;
+        }
+        (*n)++;
+    }
+    return RBD_OK;
+}
+
+void bench_peers_close(rbd_peer *p, int n)
+{
+    for (int k = 0; k < n; k++) peer_close(&p[k]);
+    free(p);
+}
+
+int bench_add_peer_targets(bench_target **t, int *n, const rbd_peer *p, int np)
+{
+    int add = 0;
+    for (int k = 0; k < np; k++) add += p[k].api->nfunc;
+    /* one spare slot, as bench_targets leaves for the roofline */
+    bench_target *tt = realloc(*t, sizeof *tt * (size_t)(*n + add + 1));
+    if (!tt) return rbd_fail(RBD_ENOMEM, "out of memory");
+    *t = tt;
+    for (int k = 0; k < np; k++)
+        for (int f = 0; f < p[k].api->nfunc; f++) {
+            bench_target *b = &tt[(*n)++];
+            memset(b, 0, sizeof *b);
+            b->name = p[k].row[f];
+            b->peer = &p[k];
+            b->peer_func = f;
+            b->kind = "peer";
+        }
+    memset(&tt[*n], 0, sizeof tt[*n]);
+    return RBD_OK;
+}
+
 void bench_autotree_spec(char *buf, size_t len, int N, double bf, double skew, double taper)
 {
     snprintf(buf, len, "autotree:N=%d,bf=%g,skew=%.17g,taper=%.17g", N, bf, skew, taper);
@@ -155,22 +197,72 @@ static void fill_row(const bench_target *t, const rbd_model *m, const bench_mode
     memcpy(row->samples, r->samples, sizeof(double) * (size_t)row->nsamples);
 }
 
-int bench_measure_set(const bench_target *const *t, int n, const rbd_model *m, const bench_model *bm,
-                      const sweep_config *c, perfctr *pc, volatile sig_atomic_t *stop, timing_row *rows, int *status)
+/* A peer's model for one bench_measure_set, or why it could not load. */
+typedef struct {
+    peer_model pm;
+    const rbd_peer *peer;
+    char why[640];
+} peer_slot;
+
+/* Each peer among t[] loads m once; each of its targets is checked against
+ * ours and made a timeable when it agrees, else marked BENCH_NOT_TIMED with
+ * the reason in note.  ps[] keeps the models (freed by the caller after the
+ * timeables). */
+static int peer_timeables(const bench_target *const *t, int n, const rbd_model *m, const sweep_config *c,
+                          peer_slot *ps, int *nps, rbd_timeable *tm, int *status, bench_peer_note *note)
 {
-    rbd_timeable *tm = calloc((size_t)n + 1, sizeof *tm);
+    for (int i = 0; i < n; i++) {
+        const rbd_peer *p = t[i]->peer;
+        if (!p) continue;
+        int j = 0;
+        while (j < *nps && ps[j].peer != p) j++;
+        if (j == *nps) {
+            ps[j].peer = p;
+            if (peer_model_load(p, m, &ps[j].pm)) snprintf(ps[j].why, sizeof ps[j].why, "%s", rbd_last_error());
+            (*nps)++;
+        }
+        bench_peer_note *nt = &note[i];
+        memset(nt, 0, sizeof *nt);
+        status[i] = BENCH_NOT_TIMED;
+        if (*ps[j].why) { snprintf(nt->why, sizeof nt->why, "%s", ps[j].why); continue; }
+        const rbd_peer_func *pf = &p->api->func[t[i]->peer_func];
+        int rc = peer_check_func(&ps[j].pm, t[i]->peer_func, c->seed, &nt->chk);
+        if (rc == RBD_ENOMEM) return rc;
+        nt->checked = !rc;
+        if (rc) snprintf(nt->why, sizeof nt->why, "check against %s failed: %s", pf->ours, rbd_last_error());
+        else if (!nt->chk.pass)
+            snprintf(nt->why, sizeof nt->why, "outputs disagree with %s: %.3g relative > %.3g, at %s", pf->ours,
+                     nt->chk.err, nt->chk.tol, nt->chk.worst);
+        else if ((rc = timeable_peer(&ps[j].pm, t[i]->peer_func, c->pool, c->seed, &tm[i])))
+            snprintf(nt->why, sizeof nt->why, "%s", rbd_last_error());
+        if (!*nt->why) status[i] = 0;
+    }
+    return RBD_OK;
+}
+
+int bench_measure_set(const bench_target *const *t, int n, const rbd_model *m, const bench_model *bm,
+                      const sweep_config *c, perfctr *pc, volatile sig_atomic_t *stop, timing_row *rows, int *status,
+                      bench_peer_note *note)
+{
+    rbd_timeable *tm = calloc((size_t)n + 1, sizeof *tm);   /* tm[i] for t[i]; NULL call: not timed */
+    rbd_timeable *set = calloc((size_t)n + 1, sizeof *set);
     timing_result *r = calloc((size_t)n + 1, sizeof *r);
     int *idx = malloc(sizeof(int) * ((size_t)n + 1));
-    if (!tm || !r || !idx) { free(tm); free(r); free(idx); return rbd_fail(RBD_ENOMEM, "out of memory"); }
-    int na = 0, rc = 0;
+    peer_slot *ps = calloc((size_t)n + 1, sizeof *ps);
+    bench_peer_note *nt = note ? note : calloc((size_t)n + 1, sizeof *nt);
+    int na = 0, nps = 0, rc = 0;
+    if (!tm || !set || !r || !idx || !ps || !nt) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); goto done; }
     for (int i = 0; i < n; i++) status[i] = RBD_ENOTSUP;
     for (int i = 0; i < n && !rc; i++) {
-        int e = make_timeable(t[i], m, c, &tm[na]);
+        if (t[i]->peer) continue;
+        int e = make_timeable(t[i], m, c, &tm[i]);
         if (e == RBD_ENOTSUP) continue;     /* not applicable to this model's joints */
         status[i] = e;
-        if (e) { rc = e; break; }
-        idx[na++] = i;
+        if (e) rc = e;
     }
+    if (!rc) rc = peer_timeables(t, n, m, c, ps, &nps, tm, status, nt);
+    for (int i = 0; i < n && !rc; i++)
+        if (tm[i].call) { set[na] = tm[i]; idx[na++] = i; }
     if (!rc && na) {
         timing_opts o;
         timing_opts_default(&o);
@@ -179,14 +271,19 @@ int bench_measure_set(const bench_target *const *t, int n, const rbd_model *m, c
         o.warmup_ns = c->warmup_ms * 1e6;
         o.pc = pc;
         o.stop = stop;
-        rc = timing_measure_set(tm, na, &o, r);
+        rc = timing_measure_set(set, na, &o, r);
         if (rc) for (int a = 0; a < na; a++) status[idx[a]] = rc;
         else for (int a = 0; a < na; a++) fill_row(t[idx[a]], m, bm, &r[a], &rows[idx[a]]);
     }
-    for (int a = 0; a < na; a++) timeable_free(&tm[a]);
+done:
+    for (int i = 0; tm && i < n; i++) timeable_free(&tm[i]);
+    for (int j = 0; j < nps; j++) peer_model_free(&ps[j].pm);
+    if (nt != note) free(nt);
     free(tm);
+    free(set);
     free(r);
     free(idx);
+    free(ps);
     return rc;
 }
 
@@ -194,6 +291,6 @@ int bench_measure(const bench_target *t, const rbd_model *m, const bench_model *
                   perfctr *pc, volatile sig_atomic_t *stop, timing_row *row)
 {
     int st = RBD_ENOTSUP;
-    int rc = bench_measure_set(&t, 1, m, bm, c, pc, stop, row, &st);
+    int rc = bench_measure_set(&t, 1, m, bm, c, pc, stop, row, &st, NULL);
     return rc ? rc : st;
 }

@@ -7,6 +7,7 @@
 #define RBD_BENCH_H
 
 #include <signal.h>
+#include "peer.h"
 #include "perfctr.h"
 #include "results.h"
 #include "sweepconf.h"
@@ -14,10 +15,12 @@
 
 typedef struct {
     const char *name;
-    const rbd_method *method;       /* one of method and base is set */
+    const rbd_method *method;       /* one of method, base, dgemm and peer is set */
     const rbd_base_algo *base;
-    const char *kind;               /* ID, FD, base, roof */
+    const char *kind;               /* ID, FD, base, roof, peer */
     int dgemm;                      /* the roofline dgemm at n = nv (roofline.h) */
+    const rbd_peer *peer;           /* function peer_func of a peer (peer.h) */
+    int peer_func;
 } bench_target;
 
 typedef struct {
@@ -28,6 +31,14 @@ typedef struct {
 /* c->methods, or every registered method (then the base algorithms and
  * the roofline dgemm when c->base); *out is malloc'ed. */
 int bench_targets(const sweep_config *c, bench_target **out, int *n);
+/* Opens the peers c->peers names.  A peer that is not built or does not
+ * load is left out with one line on stderr saying why (the run goes on
+ * without it); *out (malloc'ed) holds the others. */
+int bench_peers_open(const char *cmd, const sweep_config *c, rbd_peer **out, int *n);
+void bench_peers_close(rbd_peer *p, int n);
+/* Appends a target for every function of the np peers to *t (realloc'ed). */
+int bench_add_peer_targets(bench_target **t, int *n, const rbd_peer *p, int np);
+
 /* autoTree for each bf x N (c->skew, c->taper), then c->models. */
 int bench_models(const sweep_config *c, bench_model **out, int *n);
 /* Builds and frees each model, so a bad spec stops a command before it
@@ -45,15 +56,29 @@ perfctr *bench_counters(const char *cmd, int enabled);
  * or a negative RBD_E* code (RBD_ENOTSUP: the method does not apply). */
 int bench_measure(const bench_target *t, const rbd_model *m, const bench_model *bm, const sweep_config *c,
                   perfctr *pc, volatile sig_atomic_t *stop, timing_row *row);
+/* A peer target on one model: its cross-check (peer_check_func at the
+ * pool's first state), and why it was not timed. */
+typedef struct {
+    int checked;                    /* chk is valid */
+    peer_check chk;
+    char why[640];                  /* empty when it was timed */
+} bench_peer_note;
+
+/* status of a peer target that was not timed on a model: the peer could not
+ * load it, or its outputs disagree with ours (note.why says which) */
+enum { BENCH_NOT_TIMED = 1 };
+
 /* Times the n targets t[] on model m together (timing_measure_set: one
- * batch of each per round), so their ratios are paired.  status[i] is 0
- * (rows[i] filled), RBD_ENOTSUP (the method does not apply to m's joints)
- * or the error that stopped the set.  Returns 0, 1 when interrupted, or
- * the first error other than RBD_ENOTSUP (the target with that status
- * names it; nothing is measured then). */
+ * batch of each per round), so their ratios are paired.  Each peer first
+ * loads m and has every function checked against ours; a function that
+ * fails is BENCH_NOT_TIMED.  status[i] is 0 (rows[i] filled), RBD_ENOTSUP
+ * (the method does not apply to m's joints), BENCH_NOT_TIMED, or the error
+ * that stopped the set.  note (NULL, or n entries) gets the peer targets'
+ * checks.  Returns 0, 1 when interrupted, or the first error other than
+ * those (the target with that status names it; nothing is measured then). */
 int bench_measure_set(const bench_target *const *t, int n, const rbd_model *m, const bench_model *bm,
                       const sweep_config *c, perfctr *pc, volatile sig_atomic_t *stop, timing_row *rows,
-                      int *status);
+                      int *status, bench_peer_note *note);
 
 
 

@@ -36,6 +36,8 @@ static const char help[] =
     "  --blas-threads N --counters yes|no --name NAME\n"
     "  --crossover 'A B' --crossover-range LO:HI\n"
     "  --robots LIST      e.g. ur5,hyq:freeflyer (tests/models/NAME.urdf), timed and audited\n"
+    "  --peers LIST       pinocchio, mujoco, all or none: other libraries timed in the same rounds,\n"
+    "                     each checked against ours on every model first (DIR/peer_checks.csv)\n"
     "  --accuracy-N LIST --accuracy-bf LIST --accuracy-skew X --accuracy-taper X\n"
     "  --accuracy-model SPEC --accuracy-states K --cache DIR   the accuracy audit\n"
     "  --minv analytic|ltdl|lapack  --fdsva-crossover N   FD-method options (meta.json)\n"
@@ -126,6 +128,38 @@ static int write_derived(const char *dir, const csvlog *t)
     return rc ? cli_lib_error("sweep", EXIT_FAIL) : EXIT_OK;
 }
 
+/* peer_checks.csv: one row per peer function and model, whether timed or
+ * not, with the cross-check's figure. */
+static int log_peer_check(csvlog *log, const bench_target *t, const bench_peer_note *nt, const char *model, int nv)
+{
+    char nvs[16], err[32] = "", tol[32];
+    const rbd_peer_func *pf = &t->peer->api->func[t->peer_func];
+    snprintf(nvs, sizeof nvs, "%d", nv);
+    if (nt->checked && isfinite(nt->chk.err)) snprintf(err, sizeof err, "%.3g", nt->chk.err);
+    snprintf(tol, sizeof tol, "%.3g", pf->tol);
+    const char *f[PEER_CHECKS_NCOLS] = { t->name, model, nvs, pf->ours, err, tol, *nt->why ? "no" : "yes",
+                                         *nt->why ? nt->why : nt->chk.worst };
+    if (csvlog_find(log, f) >= 0) return RBD_OK;
+    return csvlog_append(log, f);
+}
+
+/* meta.json "peers": what was built, how, and what each function writes. */
+static json_t *peers_meta(const rbd_peer *p, int n)
+{
+    json_t *o = json_object();
+    for (int k = 0; o && k < n; k++) {
+        json_t *fs = json_array();
+        for (int f = 0; f < p[k].api->nfunc; f++) {
+            const rbd_peer_func *pf = &p[k].api->func[f];
+            json_array_append_new(fs, json_pack("{s:s, s:s, s:s, s:f}", "name", p[k].row[f], "ours", pf->ours,
+                                                "writes", pf->writes, "tol", pf->tol));
+        }
+        json_object_set_new(o, p[k].name, json_pack("{s:s, s:s, s:s, s:o}", "version", p[k].api->version, "build",
+                                                    p[k].api->build, "module", p[k].path, "functions", fs));
+    }
+    return o;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
     static const struct option extra[] = { { "config", required_argument, 0, 'c' }, { "out", required_argument, 0, 'o' },
@@ -143,9 +177,13 @@ int cmd_sweep(int argc, char **argv)
     int *st = NULL;
     int ntg = 0, nbm = 0;
     perfctr *pc = NULL;
-    csvlog log, slog;
+    csvlog log, slog, plog;
     memset(&log, 0, sizeof log);
     memset(&slog, 0, sizeof slog);
+    memset(&plog, 0, sizeof plog);
+    rbd_peer *peers = NULL;
+    int npeers = 0;
+    bench_peer_note *notes = NULL;
     json_t *extra_meta = NULL;
     shard_spec sh = { 1, 1 };
     /* Pass 1: the config file, so that flags (pass 2) override it. */
@@ -176,6 +214,10 @@ int cmd_sweep(int argc, char **argv)
     }
     if (c.nN && !c.nbf && sweep_config_set(&c, "bf", "1", "--bf")) { cli_lib_error("sweep", 0); goto done; }
     if (bench_targets(&c, &tg, &ntg) || bench_models(&c, &bm, &nbm)) { cli_lib_error("sweep", 0); goto done; }
+    if (bench_peers_open("sweep", &c, &peers, &npeers) || bench_add_peer_targets(&tg, &ntg, peers, npeers)) {
+        cli_lib_error("sweep", 0);
+        goto done;
+    }
     /* Every model spec must parse, and every model fit in memory, before
      * anything is written: a method's outputs are 4 dense nv x nv blocks, a
      * base algorithm's one, and the dynamics scratch two more. */
@@ -213,6 +255,12 @@ int cmd_sweep(int argc, char **argv)
     }
     free(tpath);
     if (open_samples(dir, &slog)) { cli_lib_error("sweep", 0); goto done; }
+    if (npeers) {
+        char *pp = results_path(dir, PEER_CHECKS_CSV);
+        int prc = !pp || csvlog_open(&plog, pp, peer_checks_cols, PEER_CHECKS_NCOLS, PEER_CHECKS_NKEY);
+        free(pp);
+        if (prc) { cli_lib_error("sweep", 0); goto done; }
+    }
     if (log.nrows && meta_check_same_build(dir)) { cli_lib_error("sweep", 0); goto done; }
     if (log.dropped_partial)
         fprintf(stderr, "rbdiff sweep: %s:%d: dropped a truncated line (interrupted write); it is measured again\n",
@@ -224,6 +272,7 @@ int cmd_sweep(int argc, char **argv)
                            "warmup_ms", c.warmup_ms, "method_options", meta_method_options(&c));
     /* how the batches were taken: all methods of a model in rounds (paired) */
     json_object_set_new(extra_meta, "timing", json_string("rounds: one batch of every method of a model per round"));
+    if (npeers) json_object_set_new(extra_meta, "peers", peers_meta(peers, npeers));
     if (sh.n > 1) json_object_set_new(extra_meta, "shard", json_sprintf("%d/%d", sh.k, sh.n));
     char *cl = meta_cmdline(cli_argc, cli_argv);
     int mrc = meta_write(dir, cl, extra_meta);
@@ -233,7 +282,8 @@ int cmd_sweep(int argc, char **argv)
     tp = malloc(sizeof *tp * ((size_t)ntg + 1));
     mrows = calloc((size_t)ntg + 1, sizeof *mrows);
     st = malloc(sizeof *st * ((size_t)ntg + 1));
-    if (!tp || !mrows || !st) { cli_error("sweep", 0, "out of memory"); goto done; }
+    notes = calloc((size_t)ntg + 1, sizeof *notes);
+    if (!tp || !mrows || !st || !notes) { cli_error("sweep", 0, "out of memory"); goto done; }
     cli_catch_interrupt();
     int total = ntg * nbm, done_n = 0, skipped = 0, measured = 0;
     progress pg;
@@ -241,13 +291,23 @@ int cmd_sweep(int argc, char **argv)
     for (int j = 0; j < nbm && !cli_interrupted; j++) {
         /* the targets of this model still to measure (this shard's, not in
          * timings.csv yet), timed together: one batch of each per round */
-        int np = 0;
+        int np = 0, ours_there = 0;
         for (int i = 0; i < ntg; i++) {
             const char *key[3] = { tg[i].name, tg[i].kind, bm[j].spec };
             if (!shard_owns(&sh, (long)j * ntg + i)) continue;
-            if (csvlog_find(&log, key) >= 0) { skipped++; continue; }
+            if (csvlog_find(&log, key) >= 0) { skipped++; ours_there |= !tg[i].peer; continue; }
             tp[np++] = &tg[i];
         }
+        /* A peer is timed only in the rounds of our methods: not on a model
+         * whose rows of ours an earlier run wrote (the ratios would not be
+         * paired). */
+        for (int i = 0; ours_there && i < np; i++)
+            if (tp[i]->peer) {
+                fprintf(stderr, "rbdiff sweep: %s on %s: not timed: our methods' rows for this model are from an "
+                        "earlier run, and a peer is only timed in the same rounds (use a fresh --out)\n",
+                        tp[i]->name, bm[j].spec);
+                tp[i--] = tp[--np];
+            }
         done_n += ntg - np;
         if (!np) continue;
         rbd_model *m = NULL;
@@ -255,7 +315,9 @@ int cmd_sweep(int argc, char **argv)
         char label[600];
         snprintf(label, sizeof label, "%d methods on %s", np, bm[j].spec + (strncmp(bm[j].spec, "autotree:", 9) ? 0 : 9));
         progress_update(&pg, done_n, label);
-        int rc = bench_measure_set((const bench_target *const *)tp, np, m, &bm[j], &c, pc, &cli_interrupted, mrows, st);
+        int rc = bench_measure_set((const bench_target *const *)tp, np, m, &bm[j], &c, pc, &cli_interrupted, mrows, st,
+                                   notes);
+        int mnv = m->nv;
         rbd_model_free(m);
         if (rc == 1) break;
         if (rc) {
@@ -265,7 +327,16 @@ int cmd_sweep(int argc, char **argv)
             goto done;
         }
         for (int i = 0; i < np; i++, done_n++) {
-            if (st[i] == RBD_ENOTSUP) continue;  /* not applicable to this model's joints */
+            if (tp[i]->peer && st[i] != RBD_ENOTSUP) {
+                if (st[i] == BENCH_NOT_TIMED)
+                    fprintf(stderr, "rbdiff sweep: %s on %s: not timed: %s\n", tp[i]->name, bm[j].spec, notes[i].why);
+                if (log_peer_check(&plog, tp[i], &notes[i], bm[j].spec, mnv)) {
+                    progress_end(&pg);
+                    cli_lib_error("sweep", 0);
+                    goto done;
+                }
+            }
+            if (st[i] == RBD_ENOTSUP || st[i] == BENCH_NOT_TIMED) continue;  /* not applicable, or a peer not timed */
             char buf[TIMINGS_NCOLS][64];
             const char *f[TIMINGS_NCOLS];
             timing_row_to_fields(&mrows[i], buf, f);
@@ -300,6 +371,9 @@ done:
     perfctr_close(pc);
     csvlog_close(&log);
     csvlog_close(&slog);
+    csvlog_close(&plog);
+    bench_peers_close(peers, npeers);
+    free(notes);
     free(dir);
     free(tg);
     free(tp);

@@ -28,6 +28,9 @@ static const char help[] =
     "  --base no        leave out the base algorithms\n"
     "  --model SPEC     time on this model as well (repeatable)\n"
     "  --robots LIST    robots too: ur5,hyq:freeflyer (tests/models/NAME.urdf) or paths\n"
+    "  --peers LIST     other libraries timed in the same rounds: pinocchio, mujoco, all\n"
+    "                   (modules in $RBD_PEER_DIR, default build/peers; scripts/peers builds\n"
+    "                   them); each is checked against ours on the model first\n"
     "  --baseline NAME  ratios to NAME (for its kind)\n"
     "  --skew X --taper X --seed S --pool P --batches K --batch-ms MS --warmup-ms MS\n"
     "  --pin CPU        pin to one CPU;  --blas-threads N (default 1)\n"
@@ -41,6 +44,34 @@ static const char help[] =
     "  --roofline       also time OpenBLAS dgemm (n = nv) when --methods leaves it out\n"
     "                   (it is part of the default list)\n"
     "  -h, --help\n";
+
+/* The peers' rows of one model: each against our counterpart in the same
+ * rounds, or why it was not timed. */
+static void print_peers(const bench_target *tg, int ntg, const int *st, const bench_peer_note *notes,
+                        const timing_row *rows, int nrows, const char *model)
+{
+    int any = 0;
+    const char *said = "";
+    for (int i = 0; i < ntg; i++) {
+        if (!tg[i].peer) continue;
+        if (!any++)
+            printf("%-34s %9s %12s %-14s %10s %6s\n", "peer function", "check", "median_ns", "ours", "ours/peer", "w/K");
+        const char *ours = tg[i].peer->api->func[tg[i].peer_func].ours;
+        if (st[i] == BENCH_NOT_TIMED) {
+            printf("%-34s not timed: %s\n", tg[i].name, strcmp(said, notes[i].why) ? notes[i].why : "the same");
+            said = notes[i].why;
+            continue;
+        }
+        const timing_row *r = timing_rows_find(rows, nrows, tg[i].name, model);
+        const timing_row *o = timing_rows_find(rows, nrows, ours, model);
+        if (!r) continue;
+        char ratio[48] = "- (not timed here)";
+        double q;
+        int w, K = o ? report_vs_peer(o, r, &q, &w) : 0;
+        if (K) snprintf(ratio, sizeof ratio, "%10.3f %2d/%d", q, w, K);
+        printf("%-34s %9.1e %12.1f %-14s %s\n", tg[i].name, notes[i].chk.err, r->median_ns, ours, ratio);
+    }
+}
 
 int cmd_time(int argc, char **argv)
 {
@@ -62,6 +93,9 @@ int cmd_time(int argc, char **argv)
     perfctr *pc = NULL;
     bench_target **tp = NULL;
     int *st = NULL;
+    rbd_peer *peers = NULL;
+    int npeers = 0;
+    bench_peer_note *notes = NULL;
     while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         if (ch == 'h') { fputs(help, stdout); status = EXIT_OK; goto done; }
         if (ch == 'B') { baseline = optarg; continue; }
@@ -81,6 +115,11 @@ int cmd_time(int argc, char **argv)
         if (cli_find_target("time", baseline, &t)) goto done;
     }
     if (bench_targets(&c, &tg, &ntg) || bench_models(&c, &bm, &nbm)) { cli_lib_error("time", 0); goto done; }
+    if (bench_peers_open("time", &c, &peers, &npeers) || bench_add_peer_targets(&tg, &ntg, peers, npeers)) {
+        cli_lib_error("time", 0);
+        goto done;
+    }
+    if (c.npeers && !npeers) fprintf(stderr, "rbdiff time: no peer found; timing rbdiff's methods alone\n");
     if (roofline) {
         int have = 0;
         for (int i = 0; i < ntg; i++) have |= tg[i].dgemm;
@@ -97,7 +136,8 @@ int cmd_time(int argc, char **argv)
     rows = calloc((size_t)(ntg * nbm) + 1, sizeof *rows);
     tp = malloc(sizeof *tp * ((size_t)ntg + 1));
     st = malloc(sizeof *st * ((size_t)ntg + 1));
-    if (!rows || !tp || !st) { cli_error("time", 0, "out of memory"); goto done; }
+    notes = calloc((size_t)ntg + 1, sizeof *notes);
+    if (!rows || !tp || !st || !notes) { cli_error("time", 0, "out of memory"); goto done; }
     for (int i = 0; i < ntg; i++) tp[i] = &tg[i];
     cli_catch_interrupt();
     const char *idb = baseline ? baseline : rbd_method_find("idsva") ? "idsva" : NULL;
@@ -109,7 +149,8 @@ int cmd_time(int argc, char **argv)
                "kind", "median_ns", "min_ns", "iqr_%", "ratio", "instr/call", "flops/call", "GFLOP/s", "%dgemm");
         /* every target of the model measured together: one batch of each per round */
         timing_row *mr = &rows[nrows];
-        int rc = bench_measure_set((const bench_target *const *)tp, ntg, m, &bm[j], &c, pc, &cli_interrupted, mr, st);
+        int rc = bench_measure_set((const bench_target *const *)tp, ntg, m, &bm[j], &c, pc, &cli_interrupted, mr, st,
+                                   notes);
         if (rc == 1) { rbd_model_free(m); break; }
         if (rc) {
             for (int i = 0; i < ntg; i++)
@@ -119,13 +160,14 @@ int cmd_time(int argc, char **argv)
         }
         for (int i = 0; i < ntg; i++) {
             if (st[i] == RBD_ENOTSUP) { printf("%-14s (not applicable to this model's joints)\n", tg[i].name); continue; }
+            if (st[i] == BENCH_NOT_TIMED) continue;
             if (&rows[nrows] != &mr[i]) rows[nrows] = mr[i];
             nrows++;
         }
         /* ratios once the whole model is measured, so the baseline may come last */
         for (int k = 0; k < nrows; k++) {
             const timing_row *r = &rows[k];
-            if (strcmp(r->model, bm[j].spec)) continue;
+            if (strcmp(r->model, bm[j].spec) || !strcmp(r->kind, "peer")) continue;
             const char *bn = !strcmp(r->kind, "ID") ? idb : !strcmp(r->kind, "FD") ? fdb : baseline;
             const timing_row *b = bn ? timing_rows_find(rows, nrows, bn, r->model) : NULL;
             const timing_row *roof = timing_rows_find(rows, nrows, ROOFLINE_NAME, r->model);
@@ -143,9 +185,13 @@ int cmd_time(int argc, char **argv)
             printf("%-14s %-4s %12.1f %12.1f %7.1f %14s %12s %11s %7s %7s\n", r->method, r->kind, r->median_ns,
                    r->min_ns, 100 * r->iqr_ns / r->median_ns, ratio, ins, fl, gf, frac);
         }
+        print_peers(tg, ntg, st, notes, rows, nrows, bm[j].spec);
         fflush(stdout);
         rbd_model_free(m);
     }
+    if (npeers) printf("\npeer rows: ours / peer = median over rounds of our counterpart's ns over the peer's in\n"
+                       "the same round; w/K: in w of K rounds ours was the faster; check = max relative\n"
+                       "difference of the peer's outputs from ours at one state, before timing\n");
     if (idb) printf("\nratio w/K = median over rounds of ns / ns of %s in the same round (%s rows); in w of K\n"
                     "rounds %s was the faster\n", idb, baseline ? "all" : "ID", idb);
     if (fdb && !baseline) printf("the same against %s for the FD rows\n", fdb);
@@ -154,6 +200,8 @@ int cmd_time(int argc, char **argv)
     status = cli_interrupted ? cli_error("time", EXIT_INTERRUPTED, "interrupted") : EXIT_OK;
 done:
     perfctr_close(pc);
+    bench_peers_close(peers, npeers);
+    free(notes);
     free(rows);
     free(tp);
     free(st);

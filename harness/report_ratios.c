@@ -21,6 +21,14 @@ int report_paired(const timing_row *r, const timing_row *b, double *ratio, int *
     return K;
 }
 
+int report_vs_peer(const timing_row *ours, const timing_row *peer, double *ratio, int *ours_faster)
+{
+    int K = report_paired(ours, peer, ratio, ours_faster);
+    *ours_faster = 0;
+    for (int k = 0; k < K; k++) *ours_faster += ours->samples[k] < peer->samples[k];
+    return K;
+}
+
 static void table(FILE *f, const timing_row *rows, int n, const char *kind, const char *base)
 {
     const char **meth = malloc(sizeof *meth * ((size_t)n + 1));

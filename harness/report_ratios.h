@@ -10,6 +10,11 @@
  * number of rounds compared (0: no samples). */
 int report_paired(const timing_row *r, const timing_row *b, double *ratio, int *base_faster);
 
+/* Ours against a peer's function timed in the same rounds: the median over
+ * rounds of ours / peer, and the rounds in which ours was the faster;
+ * returns the number of rounds compared (0: no samples). */
+int report_vs_peer(const timing_row *ours, const timing_row *peer, double *ratio, int *ours_faster);
+
 /* "## Paired ratios to idsva (ID methods)" and the same for fdsva. */
 void report_ratios(FILE *f, const timing_row *rows, int n);
 

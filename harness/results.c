@@ -41,6 +41,11 @@ const csv_col crossover_cols[CROSSOVER_NCOLS] = {
     { "repetitions", CSV_INT }, { "confidence", CSV_NUM },
 };
 
+const csv_col peer_checks_cols[PEER_CHECKS_NCOLS] = {
+    { "function", CSV_STR }, { "model", CSV_STR }, { "nv", CSV_INT }, { "ours", CSV_STR }, { "err", CSV_OPTNUM },
+    { "tol", CSV_NUM }, { "timed", CSV_STR }, { "detail", CSV_STR },
+};
+
 char *results_path(const char *dir, const char *name)
 {
     size_t len = strlen(dir) + strlen(name) + 2;

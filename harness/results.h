@@ -6,6 +6,8 @@
  *                   (the rank test of `compare`)
  *   accuracy.csv    one row per method x model: errors against the reference
  *   crossover.csv   one row per crossover search
+ *   peer_checks.csv one row per peer function x model: its outputs against
+ *                   ours before timing, and whether it was timed
  *   meta.json       how the numbers were made (meta.c)
  *   tables.md       median us per call, N rows x method columns, per bf (report.c)
  *   benchmarks.json the same in Google Benchmark's format (gbench.c)
@@ -23,6 +25,7 @@
 #define CROSSOVER_CSV "crossover.csv"
 #define SAMPLES_CSV "samples.csv"
 #define INSTRUCTIONS_CSV "instructions.csv"
+#define PEER_CHECKS_CSV "peer_checks.csv"
 
 /* nq came with the robots, fp_ops and flops later: files without the last
  * two still read (csvlog_read pads trailing optional columns). */
@@ -40,13 +43,19 @@ extern const csv_col samples_cols[SAMPLES_NCOLS];
 enum { INSTRUCTIONS_NCOLS = 8, INSTRUCTIONS_NKEY = 2 };
 extern const csv_col instructions_cols[INSTRUCTIONS_NCOLS];
 
+/* peer_checks.csv: function (row name), model, nv, ours (the counterpart),
+ * err (max relative difference; empty when the check could not run), tol,
+ * timed (yes/no), detail (the worst entry, or why it was not timed). */
+enum { PEER_CHECKS_NCOLS = 8, PEER_CHECKS_NKEY = 2 };
+extern const csv_col peer_checks_cols[PEER_CHECKS_NCOLS];
+
 /* Batches whose samples a row keeps (samples.csv, compare's rank test). */
 enum { RBD_MAX_SAMPLES = 64 };
 
 /* One timings.csv row. */
 typedef struct {
     char method[64];
-    char kind[8];           /* ID, FD, base */
+    char kind[8];           /* ID, FD, base, roof, peer */
     char model[512];        /* model spec */
     double bf;              /* NAN for models that are not autoTree */
     int N;                  /* bodies */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "method.h"
 #include "modelspec.h"
+#include "peer.h"
 #include "sweepconf.h"
 #include "timeable.h"
 
@@ -58,6 +59,7 @@ void sweep_config_free(sweep_config *c)
     free_strs(c->xo_a, c->nxo);
     free_strs(c->xo_b, c->nxo);
     free_strs(c->robots, c->nrobots);
+    free_strs(c->peers, c->npeers);
     free(c->acc_N);
     free(c->acc_bf);
     free_strs(c->acc_models, c->nacc_models);
@@ -265,11 +267,35 @@ static int set_robots(sweep_config *c, const char *v, const char *where)
     return c->nrobots ? RBD_OK : rbd_fail(RBD_EPARSE, "%s: robots: empty list", where);
 }
 
+/* peers = none | all | pinocchio, mujoco (peer.h) */
+static int set_peers(sweep_config *c, const char *v, const char *where)
+{
+    char tok[64];
+    const char *s = v;
+    free_strs(c->peers, c->npeers);
+    c->peers = NULL;
+    c->npeers = 0;
+    if (!strcmp(v, "none")) return RBD_OK;
+    if (!strcmp(v, "all")) {
+        for (int k = 0; peer_known[k]; k++)
+            if (push_str(&c->peers, &c->npeers, peer_known[k])) return RBD_ENOMEM;
+        return RBD_OK;
+    }
+    while (next_token(&s, tok, sizeof tok)) {
+        int k = 0;
+        while (peer_known[k] && strcmp(peer_known[k], tok)) k++;
+        if (!peer_known[k]) return rbd_fail(RBD_EINVAL, "%s: peers: unknown peer '%s' (valid: pinocchio, mujoco, all, none)", where, tok);
+        int rc = push_str(&c->peers, &c->npeers, tok);
+        if (rc) return rc;
+    }
+    return c->npeers ? RBD_OK : rbd_fail(RBD_EPARSE, "%s: peers: empty list (or 'none')", where);
+}
+
 const char *const sweep_keys[] = { "name", "methods", "base", "N", "bf", "skew", "taper", "model", "seed", "pool",
                                     "batches", "batch_ms", "warmup_ms", "pin", "blas_threads", "counters",
                                     "crossover", "crossover_range", "robots", "accuracy_N", "accuracy_bf",
                                     "accuracy_skew", "accuracy_taper", "accuracy_model", "accuracy_states", "cache",
-                                    "minv", "fdsva_crossover", "zeros_preset", "fdsva_dmm", NULL };
+                                    "minv", "fdsva_crossover", "zeros_preset", "fdsva_dmm", "peers", NULL };
 /* sweep_config.seen has a bit per key and sweep_options 32 name slots */
 _Static_assert(sizeof sweep_keys / sizeof *sweep_keys - 1 <= 32, "more than 32 sweep keys");
 
@@ -375,6 +401,7 @@ int sweep_config_set(sweep_config *c, const char *key, const char *v, const char
     case 29:
         if (!strcmp(v, "measure") || !strcmp(v, "rule")) { c->fdsva_dmm_rule = !strcmp(v, "rule"); return RBD_OK; }
         return rbd_fail(RBD_EPARSE, "%s: fdsva_dmm: '%s' is neither measure nor rule", where, v);
+    case 30: return set_peers(c, v, where);
     }
     return RBD_OK;
 }

@@ -25,6 +25,8 @@
  *   crossover_range = 2:200           N range of the crossover searches
  *   robots       = ur5, hyq:freeflyer robot models, timed and audited (modelspec.h:
  *                                     NAME[:freeflyer] = urdf:tests/models/NAME.urdf)
+ *   peers        = none | all | pinocchio, mujoco   other libraries timed in the same
+ *                                     rounds (peer.h); a peer not built is skipped, said once
  *
  * The accuracy audit (accuracy_run.h; a sweep runs it when accuracy_N or
  * accuracy_model is set, `rbdiff accuracy` always):
@@ -70,6 +72,7 @@ typedef struct {
     char **xo_a, **xo_b; int nxo;
     int xo_lo, xo_hi;
     char **robots; int nrobots;       /* model specs of the robots key */
+    char **peers; int npeers;         /* peer names (peer.h); empty: none */
     int *acc_N; int nacc_N;
     double *acc_bf; int nacc_bf;
     double acc_skew, acc_taper;

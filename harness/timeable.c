@@ -86,6 +86,15 @@ const char *rbd_output_name(rbd_output o)
 
 /* ---------------------------------------------------------------- state pool */
 
+void timeable_states(const rbd_model *m, int pool, uint64_t seed, double *q, double *v, double *a, double *tau)
+{
+    rbd_rng r;
+    rbd_rng_seed(&r, seed);
+    for (int k = 0; k < pool; k++)
+        rbd_random_state(m, &r, q + (size_t)k * m->nq, v + (size_t)k * m->nv, a + (size_t)k * m->nv,
+                         tau + (size_t)k * m->nv);
+}
+
 typedef struct {
     const rbd_model *m;
     int pool, nq, nv;
@@ -133,11 +142,7 @@ static tctx *ctx_new(const rbd_model *m, int pool, uint64_t seed, size_t nout)
         rbd_fail(RBD_ENOMEM, "out of memory for a pool of %d states (nv = %d)", pool, m->nv);
         return NULL;
     }
-    rbd_rng r;
-    rbd_rng_seed(&r, seed);
-    for (int k = 0; k < pool; k++)
-        rbd_random_state(m, &r, c->q + (size_t)k * m->nq, c->v + (size_t)k * m->nv, c->a + (size_t)k * m->nv,
-                         c->tau + (size_t)k * m->nv);
+    timeable_states(m, pool, seed, c->q, c->v, c->a, c->tau);
     return c;
 }
 

@@ -45,6 +45,11 @@ int rbd_base_eval(const rbd_base_algo *algo, const rbd_model *m, void *d, const 
 
 const char *rbd_output_name(rbd_output o);   /* "ID" / "FD" */
 
+/* The pool of `pool` states every timeable of a model draws: k-th draw of
+ * rbd_random_state from seed (internal numbering), so a smaller pool is a
+ * prefix of a larger one. */
+void timeable_states(const rbd_model *m, int pool, uint64_t seed, double *q, double *v, double *a, double *tau);
+
 /* A pool of `pool` states drawn with rbd_random_state from seed. */
 int timeable_method(const rbd_method *meth, const rbd_model *m, const rbd_options *opt, int pool, uint64_t seed,
                     rbd_timeable *t);

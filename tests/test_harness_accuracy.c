@@ -159,7 +159,8 @@ static void test_wrong_methods_caught(void **s)
                               init_idsva, eval_perturbed, fini_idsva };
     const rbd_method bad2 = { "bad-forgetful", "idsva, dtau_dv unwritten", RBD_ID_DERIVS, RBD_JOINTS_ALL,
                               init_idsva, eval_forgetful, fini_idsva };
-    bench_target tg[2] = { { "bad-perturbed", &bad1, NULL, "ID", 0 }, { "bad-forgetful", &bad2, NULL, "ID", 0 } };
+    bench_target tg[2] = { { .name = "bad-perturbed", .method = &bad1, .kind = "ID" },
+                           { .name = "bad-forgetful", .method = &bad2, .kind = "ID" } };
     collect c = { .n = 0 };
     audit("autotree:N=7,bf=1,skew=1.0471975511965976,taper=0.99", tg, 2, &c);
     assert_int_equal(c.n, 6);
@@ -181,7 +182,7 @@ static void test_wrong_methods_caught(void **s)
 static void test_resume_and_cache(void **s)
 {
     (void)s;
-    const bench_target tg[1] = { { "idsva", idsva(), NULL, "ID", 0 } };
+    const bench_target tg[1] = { { .name = "idsva", .method = idsva(), .kind = "ID" } };
     const char *spec = "autotree:N=5,bf=1,skew=0.5,taper=0.9";
     collect c = { .have_all = 1 };
     audit(spec, tg, 1, &c);

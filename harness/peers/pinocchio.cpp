@@ -1,0 +1,260 @@
+/*
+ * The Pinocchio 3 peer: computeRNEADerivatives, computeABADerivatives, rnea,
+ * aba, computeMinverse and crba timed beside rbdiff's methods
+ * (peer_api.h).  The only C++ in the project: Pinocchio is a C++ template
+ * library, so its side of the comparison is compiled here, with the
+ * compiler and flags that suit it (CMakeLists.txt), behind the C table.
+ *
+ * The model is the URDF rbdiff wrote (revolute joints with nq = 1, a
+ * free-flyer root as a "floating" joint); Pinocchio's joint conventions are
+ * rbdiff's (free-flyer q = [x y z qx qy qz qw], v and tau in the base frame,
+ * tangent-space q derivatives), so the only conversion is the order of the
+ * joints, matched by name.  Each bound function has a Data of its own, made
+ * once, as a Pinocchio user keeps one: outputs Pinocchio writes only in part
+ * (one triangle of M and M^-1, the related entries of dtau/dq) stay as the
+ * previous call left them, and result() completes them for the check.
+ */
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include <pinocchio/algorithm/aba-derivatives.hpp>
+#include <pinocchio/algorithm/aba.hpp>
+#include <pinocchio/algorithm/crba.hpp>
+#include <pinocchio/algorithm/rnea-derivatives.hpp>
+#include <pinocchio/algorithm/rnea.hpp>
+#include <pinocchio/multibody/data.hpp>
+#include <pinocchio/multibody/model.hpp>
+#include <pinocchio/parsers/urdf.hpp>
+
+#include "peer_api.h"
+
+namespace {
+
+using pinocchio::Data;
+using pinocchio::Model;
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+enum Func { RNEA_DERIVS, ABA_DERIVS, RNEA, ABA, MINV, CRBA, NFUNC };
+
+const rbd_peer_func funcs[NFUNC] = {
+    { "computeRNEADerivatives", RBD_PEER_ID_DERIVS, "idsva",
+      "tau, dtau/dq, dtau/dv (ancestor-related entries only), M upper triangle as dtau/da", 1e-9 },
+    { "computeABADerivatives", RBD_PEER_FD_DERIVS, "fdsva",
+      "qdd, M^-1 (full), dtau/dq and dtau/dv inside, then dqdd/dq = -M^-1 dtau/dq, dqdd/dv (Eigen products)", 1e-9 },
+    { "rnea", RBD_PEER_TAU, "rnea", "tau", 1e-9 },
+    { "aba", RBD_PEER_QDD, "aba", "qdd (Convention::LOCAL, the default)", 1e-9 },
+    { "computeMinverse", RBD_PEER_MINV, "minv", "M^-1, upper triangle", 1e-9 },
+    { "crba", RBD_PEER_M, "crba", "M, upper triangle (Convention::LOCAL, the default)", 1e-9 },
+};
+
+/* Model and Data hold fixed-size Eigen members: aligned new for AVX-512. */
+struct PeerModel {
+    EIGEN_MAKE_ALIGNED_OPERATOR_NEW
+    Model model;
+    std::vector<int> v_of;      /* user v index -> Pinocchio v index */
+    std::vector<int> q_of;      /* user q index -> Pinocchio q index */
+};
+
+struct Ctx {
+    EIGEN_MAKE_ALIGNED_OPERATOR_NEW
+    const PeerModel *pm;
+    Func f;
+    Data data;
+    MatrixXd q, v, a, tau;      /* pool states in Pinocchio's order, one column each */
+    int last;
+    Ctx(const PeerModel *p, Func fn) : pm(p), f(fn), data(p->model), last(-1) {}
+};
+
+void say(char *err, size_t len, const std::string &s)
+{
+    if (err && len) std::snprintf(err, len, "%s", s.c_str());
+}
+
+/* Whether Pinocchio's joint has the kind of rbdiff's joint of the same name
+ * (RX, RY, RZ, RevoluteUnaligned; PX ... PrismaticUnaligned; the sizes are
+ * compared by the caller, which rules out the (cos, sin) unbounded ones). */
+bool same_kind(const pinocchio::JointModel &j, const rbd_peer_joint &u)
+{
+    const std::string s = j.shortname();
+    switch (u.type) {
+    case 0: return s.rfind("JointModelR", 0) == 0;
+    case 1: return s.rfind("JointModelP", 0) == 0;
+    case 2: return s == "JointModelSpherical";
+    case 3: return s == "JointModelFreeFlyer";
+    }
+    return false;
+}
+
+void *load(const char *urdf, int njoint, const rbd_peer_joint *joint, int nq, int nv, char *err, size_t errlen)
+{
+    PeerModel *pm = new (std::nothrow) PeerModel;
+    if (!pm) { say(err, errlen, "out of memory"); return nullptr; }
+    try {
+        pinocchio::urdf::buildModel(std::string(urdf), pm->model);
+    } catch (const std::exception &e) {
+        say(err, errlen, std::string("Pinocchio's URDF parser: ") + e.what());
+        delete pm;
+        return nullptr;
+    }
+    const Model &m = pm->model;
+    if (m.nq != nq || m.nv != nv || m.njoints - 1 != njoint) {
+        say(err, errlen, std::string("Pinocchio has nq = ") + std::to_string(m.nq) + ", nv = " +
+            std::to_string(m.nv) + ", " + std::to_string(m.njoints - 1) + " joints; rbdiff has " +
+            std::to_string(nq) + ", " + std::to_string(nv) + ", " + std::to_string(njoint));
+        delete pm;
+        return nullptr;
+    }
+    pm->v_of.assign(nv, -1);
+    pm->q_of.assign(nq, -1);
+    for (int u = 0; u < njoint; u++) {
+        const rbd_peer_joint &uj = joint[u];
+        if (!m.existJointName(uj.name)) {
+            say(err, errlen, std::string("joint '") + uj.name + "' is not in Pinocchio's model");
+            delete pm;
+            return nullptr;
+        }
+        const pinocchio::JointModel &j = m.joints[m.getJointId(uj.name)];
+        if (!same_kind(j, uj) || j.nq() != uj.nq || j.nv() != uj.nv) {
+            say(err, errlen, std::string("joint '") + uj.name + "' is " + j.shortname() + " (nq " +
+                std::to_string(j.nq()) + ", nv " + std::to_string(j.nv()) + ") in Pinocchio, rbdiff type " +
+                std::to_string(uj.type) + " (nq " + std::to_string(uj.nq) + ", nv " + std::to_string(uj.nv) + ")");
+            delete pm;
+            return nullptr;
+        }
+        for (int k = 0; k < uj.nq; k++) pm->q_of[uj.idx_q + k] = j.idx_q() + k;
+        for (int k = 0; k < uj.nv; k++) pm->v_of[uj.idx_v + k] = j.idx_v() + k;
+    }
+    return pm;
+}
+
+void unload(void *p)
+{
+    delete static_cast<PeerModel *>(p);
+}
+
+void permute_in(const double *user, int n, const std::vector<int> &of, double *out)
+{
+    for (int k = 0; k < n; k++) out[of[k]] = user[k];
+}
+
+void *bind(void *p, int func, int pool, const double *q, const double *v, const double *a, const double *tau,
+           char *err, size_t errlen)
+{
+    const PeerModel *pm = static_cast<const PeerModel *>(p);
+    if (func < 0 || func >= NFUNC) { say(err, errlen, "no function " + std::to_string(func)); return nullptr; }
+    try {
+        Ctx *c = new Ctx(pm, Func(func));
+        const int nq = pm->model.nq, nv = pm->model.nv;
+        c->q.resize(nq, pool); c->v.resize(nv, pool); c->a.resize(nv, pool); c->tau.resize(nv, pool);
+        for (int k = 0; k < pool; k++) {
+            permute_in(q + (size_t)k * nq, nq, pm->q_of, c->q.col(k).data());
+            permute_in(v + (size_t)k * nv, nv, pm->v_of, c->v.col(k).data());
+            permute_in(a + (size_t)k * nv, nv, pm->v_of, c->a.col(k).data());
+            permute_in(tau + (size_t)k * nv, nv, pm->v_of, c->tau.col(k).data());
+        }
+        return c;
+    } catch (const std::exception &e) {
+        say(err, errlen, std::string("bind: ") + e.what());
+        return nullptr;
+    }
+}
+
+int call(void *p, int k)
+{
+    Ctx &c = *static_cast<Ctx *>(p);
+    const Model &m = c.pm->model;
+    Data &d = c.data;
+    switch (c.f) {
+    case RNEA_DERIVS: pinocchio::computeRNEADerivatives(m, d, c.q.col(k), c.v.col(k), c.a.col(k)); break;
+    case ABA_DERIVS: pinocchio::computeABADerivatives(m, d, c.q.col(k), c.v.col(k), c.tau.col(k)); break;
+    case RNEA: pinocchio::rnea(m, d, c.q.col(k), c.v.col(k), c.a.col(k)); break;
+    case ABA: pinocchio::aba(m, d, c.q.col(k), c.v.col(k), c.tau.col(k)); break;
+    case MINV: pinocchio::computeMinverse(m, d, c.q.col(k)); break;
+    case CRBA: pinocchio::crba(m, d, c.q.col(k)); break;
+    default: return 1;
+    }
+    c.last = k;
+    return 0;
+}
+
+/* out[i + nv*j] = X(v_of[i], v_of[j]): user numbering, column-major. */
+template<typename M> void permute_out(const M &X, const std::vector<int> &of, double *out)
+{
+    const int n = (int)of.size();
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) out[i + (size_t)n * j] = X(of[i], of[j]);
+}
+
+int result(void *p, double *vec, double *mat0, double *mat1, double *mat2, char *err, size_t errlen)
+{
+    Ctx &c = *static_cast<Ctx *>(p);
+    const std::vector<int> &of = c.pm->v_of;
+    Data &d = c.data;
+    if (c.last < 0) { say(err, errlen, "result before any call"); return 1; }
+    auto vec_out = [&](const VectorXd &x) {
+        for (size_t i = 0; i < of.size(); i++) vec[i] = x[of[i]];
+    };
+    switch (c.f) {
+    case RNEA_DERIVS:
+        vec_out(d.tau);
+        permute_out(d.dtau_dq, of, mat0);
+        permute_out(d.dtau_dv, of, mat1);
+        break;
+    case ABA_DERIVS:
+        vec_out(d.ddq);
+        permute_out(d.ddq_dq, of, mat0);
+        permute_out(d.ddq_dv, of, mat1);
+        permute_out(d.Minv, of, mat2);
+        break;
+    case RNEA: vec_out(d.tau); break;
+    case ABA: vec_out(d.ddq); break;
+    case MINV: {
+        MatrixXd S = d.Minv.triangularView<Eigen::Upper>();
+        S.triangularView<Eigen::StrictlyLower>() = S.transpose();
+        permute_out(S, of, mat0);
+        break;
+    }
+    case CRBA: {
+        MatrixXd S = d.M.triangularView<Eigen::Upper>();
+        S.triangularView<Eigen::StrictlyLower>() = S.transpose();
+        permute_out(S, of, mat0);
+        break;
+    }
+    default: return 1;
+    }
+    return 0;
+}
+
+void unbind(void *p)
+{
+    delete static_cast<Ctx *>(p);
+}
+
+#define RBD_STR2(x) #x
+#define RBD_STR(x) RBD_STR2(x)
+
+const rbd_peer_api api = {
+    RBD_PEER_ABI,
+    "pinocchio",
+    PINOCCHIO_VERSION,
+    RBD_PEER_BUILD "; Eigen " RBD_STR(EIGEN_WORLD_VERSION) "." RBD_STR(EIGEN_MAJOR_VERSION) "." RBD_STR(
+        EIGEN_MINOR_VERSION) "; " RBD_PEER_SOURCE,
+    NFUNC,
+    funcs,
+    load,
+    unload,
+    bind,
+    call,
+    result,
+    unbind,
+};
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const rbd_peer_api *rbd_peer_entry(void)
+{
+    return &api;
+}
