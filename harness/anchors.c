@@ -374,7 +374,11 @@ int anchors_write_markdown(FILE *f, const anchor_set *s, const char *key, const 
                            const char *source)
 {
     const anchor_table *ta = anchors_find(s, key, 0), *tr = anchors_find(s, key, 1);
-    fprintf(f, "# rbdiff against Pinocchio 3.7.0 and the machine's floors\n\n");
+    fprintf(f, "# rbdiff against Pinocchio 3.7.0's stored timings and the machine's floors\n\n"
+               "**Fallback:** this run has no live Pinocchio peer (scripts/peers builds it; harness/README.md, "
+               "\"Peers\"), so ours are set against figures stored from another run on another machine. "
+               "Read the ratios as context, not as a verdict: two machines differ by more than the "
+               "margins below (the calibration at the end says by how much).\n\n");
     fprintf(f, "Ours: %s.  Pinocchio: pinocchio-timings.md, tables '%s' and '%s'.  "
                "Floor: machine-limits.md, the time to write dtau/dq and dtau/dv (2 nv^2 doubles).  "
                "Targets: issue 10 (ratio to Pinocchio; within 3x of the floor at N >= 100).\n\n",

@@ -10,7 +10,9 @@
 #include "anchors.h"
 #include "atomicio.h"
 #include "cli.h"
+#include "peer.h"
 #include "stats.h"
+#include "vs_peer.h"
 
 #ifndef RBD_SOURCE_DIR
 #define RBD_SOURCE_DIR "."
@@ -18,6 +20,10 @@
 
 static const char help[] =
     "Usage: rbdiff anchors RESULTS [RESULTS...] [--anchors DIR] [--table KEY] [--stat median|min] [--out FILE] [--no-write] [--check]\n\n"
+    "When RESULTS is a results directory whose sweep timed live peers (sweep --peers),\n"
+    "writes RESULTS/vs-<peer>.md for each from those rounds (vs_peer.h): ours / peer\n"
+    "paired, what each side writes, the cross-check, the issues' targets.  Only\n"
+    "without a live Pinocchio it falls back to the stored figures:\n\n"
     "Compares the median ns per call of a results directory (or a timings.csv or\n"
     "Google Benchmark JSON file) with Pinocchio 3.7.0's figures on this machine\n"
     "kind (DIR/pinocchio-timings.md) and with the output-write floor of\n"
@@ -108,6 +114,44 @@ static const char *runs_meta(char **paths, int nruns, char *buf, size_t len)
     return buf;
 }
 
+typedef struct {
+    const char *dir, *peer;
+    const timing_row *rows;
+    int n, missed;
+} live_ctx;
+
+static int write_live(FILE *f, void *p)
+{
+    live_ctx *c = p;
+    c->missed = vs_peer_write(f, c->dir, c->peer, c->rows, c->n);
+    return c->missed < 0 ? c->missed : ferror(f) ? RBD_EIO : RBD_OK;
+}
+
+/* The live comparisons of a results directory: vs-<peer>.md for every peer
+ * it timed.  *pin: Pinocchio was among them (no fallback needed).  Returns
+ * the exit status, or -1 when res is not a directory with timings. */
+static int live_peers(const char *res, int nowrite, const char *outpath, int check, int *pin)
+{
+    struct stat st;
+    timing_row *rows = NULL;
+    int n = 0, status = EXIT_OK, missed = 0;
+    if (stat(res, &st) || !S_ISDIR(st.st_mode) || timing_rows_load(res, &rows, &n)) return -1;
+    for (int k = 0; peer_known[k]; k++) {
+        if (!vs_peer_present(rows, n, peer_known[k])) continue;
+        *pin |= !strcmp(peer_known[k], "pinocchio");
+        char out[4200];
+        if (outpath && !strcmp(peer_known[k], "pinocchio")) snprintf(out, sizeof out, "%s", outpath);
+        else snprintf(out, sizeof out, "%s/vs-%s.md", res, peer_known[k]);
+        live_ctx c = { res, peer_known[k], rows, n, 0 };
+        int rc = nowrite ? write_live(stdout, &c) : atomic_write(out, write_live, &c);
+        if (rc) { status = cli_lib_error("anchors", EXIT_FAIL); break; }
+        missed += c.missed;
+        if (!nowrite) fprintf(stderr, "rbdiff anchors: wrote %s (live %s, same rounds)\n", out, peer_known[k]);
+    }
+    free(rows);
+    return status == EXIT_OK && check && missed ? EXIT_FAIL : status;
+}
+
 int cmd_anchors(int argc, char **argv)
 {
     static const struct option opts[] = { { "anchors", required_argument, 0, 'a' }, { "table", required_argument, 0, 't' },
@@ -138,6 +182,8 @@ int cmd_anchors(int argc, char **argv)
     }
     const char *res = argv[optind];
     const int nruns = argc - optind;
+    int live_pin = 0, lrc = live_peers(res, nowrite, outpath, check, &live_pin);
+    if (lrc >= 0 && live_pin) return lrc;
     char pin[4096], lim[4096];
     snprintf(pin, sizeof pin, "%s/pinocchio-timings.md", dir);
     snprintf(lim, sizeof lim, "%s/machine-limits.md", dir);
