@@ -226,6 +226,7 @@ int peer_check_func(const peer_model *pm, int f, uint64_t seed, peer_check *c)
     const rbd_model *m = pm->m;
     size_t nv = (size_t)m->nv, nn = nv * nv;
     memset(c, 0, sizeof *c);
+    c->err = -1;            /* the first block compared sets err and worst */
     c->tol = pf->tol;
     double *buf = calloc(2 * (nv + 3 * nn), sizeof *buf);
     if (!buf) return rbd_fail(RBD_ENOMEM, "out of memory");
@@ -255,7 +256,7 @@ int peer_check_func(const peer_model *pm, int f, uint64_t seed, peer_check *c)
         if (nm[0]) compare_block(nm[0], xv, rv, m->nv, 1, c);
         for (int b = 0; b < 3; b++)
             if (nm[b + 1]) compare_block(nm[b + 1], xm[b], rm[b], m->nv, m->nv, c);
-        c->pass = c->err <= c->tol;
+        c->pass = c->err >= 0 && c->err <= c->tol;
     }
     if (ctx) api->unbind(ctx);
     user_pool_free(&u);

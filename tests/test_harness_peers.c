@@ -1,0 +1,140 @@
+/*
+ * The live peers (harness/peer.h): every function of every peer module
+ * agrees with our counterpart, entry by entry at one state, on seven models
+ * (autoTree chains and trees off the plane, four robots of which two have a
+ * free-flyer root); and the check can fail: a peer that loaded one model,
+ * checked against another with the same joints, is caught.
+ *
+ * Which peers: $RBD_PEERS_EXPECTED (scripts/test sets it to the peers whose
+ * prerequisites scripts/peers found, so a peer that should have built but
+ * did not fails here), else every peer whose module is in the peer
+ * directory.  Without any the tests are skipped, and say so.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "peer.h"
+
+#define MODELS RBD_SOURCE_DIR "/tests/models/"
+
+static const char *const specs[] = {
+    "autotree:N=6,bf=1,skew=0.6,taper=0.9",
+    "autotree:N=12,bf=2,skew=1.1,taper=0.95",     /* siblings named j10 < j2: joints matched by name */
+    "autotree:N=9,bf=3,skew=0.4,taper=0.97",
+    "urdf:" MODELS "double_pendulum.urdf",
+    "urdf:" MODELS "ur5.urdf",
+    "urdf:" MODELS "panda.urdf",
+    "urdf:" MODELS "hyq.urdf,freeflyer",
+    "urdf:" MODELS "solo12.urdf,freeflyer",
+};
+enum { NSPECS = sizeof specs / sizeof specs[0] };
+
+/* The peers to test, opened; *n = 0 when there are none. */
+static rbd_peer *open_peers(int *n)
+{
+    static rbd_peer p[8];
+    const char *want = getenv("RBD_PEERS_EXPECTED");
+    *n = 0;
+    if (want && *want) {
+        char buf[256], *save = NULL;
+        snprintf(buf, sizeof buf, "%s", want);
+        for (char *tok = strtok_r(buf, " ,", &save); tok && *n < 8; tok = strtok_r(NULL, " ,", &save)) {
+            if (peer_open(tok, &p[*n])) fail_msg("peer %s was expected (RBD_PEERS_EXPECTED): %s", tok, rbd_last_error());
+            (*n)++;
+        }
+    } else {
+        for (int k = 0; peer_known[k] && *n < 8; k++)
+            if (!peer_open(peer_known[k], &p[*n])) (*n)++;
+    }
+    return p;
+}
+
+static void close_peers(rbd_peer *p, int n)
+{
+    for (int k = 0; k < n; k++) peer_close(&p[k]);
+}
+
+static void test_every_function_agrees(void **state)
+{
+    (void)state;
+    int np;
+    rbd_peer *p = open_peers(&np);
+    if (!np) {
+        print_message("no peer module in %s and RBD_PEERS_EXPECTED unset: skipped (scripts/peers builds them)\n",
+                      peer_dir());
+        skip();
+    }
+    for (int k = 0; k < np; k++) {
+        for (int s = 0; s < NSPECS; s++) {
+            rbd_model *m = tu_model(specs[s]);
+            peer_model pm;
+            if (peer_model_load(&p[k], m, &pm)) fail_msg("%s on %s: %s", p[k].name, specs[s], rbd_last_error());
+            for (int f = 0; f < p[k].api->nfunc; f++) {
+                peer_check c;
+                if (peer_check_func(&pm, f, 1, &c)) fail_msg("%s on %s: %s", p[k].row[f], specs[s], rbd_last_error());
+                if (!c.pass)
+                    fail_msg("%s on %s: %.3g relative > %.3g, at %s", p[k].row[f], specs[s], c.err, c.tol, c.worst);
+                print_message("%-34s %-46s %.2g\n", p[k].row[f], specs[s], c.err);
+            }
+            peer_model_free(&pm);
+            rbd_model_free(m);
+        }
+    }
+    close_peers(p, np);
+}
+
+/* The peer loads a chain with taper 0.9 and is checked against one with
+ * taper 0.8: same joints, other masses.  Every function must fail. */
+static void test_a_different_model_is_caught(void **state)
+{
+    (void)state;
+    int np;
+    rbd_peer *p = open_peers(&np);
+    if (!np) skip();
+    rbd_model *a = tu_model("autotree:N=5,bf=1,skew=0.6,taper=0.9");
+    rbd_model *b = tu_model("autotree:N=5,bf=1,skew=0.6,taper=0.8");
+    for (int k = 0; k < np; k++) {
+        peer_model pm;
+        if (peer_model_load(&p[k], a, &pm)) fail_msg("%s: %s", p[k].name, rbd_last_error());
+        pm.m = b;
+        for (int f = 0; f < p[k].api->nfunc; f++) {
+            peer_check c;
+            assert_int_equal(peer_check_func(&pm, f, 1, &c), 0);
+            if (c.pass) fail_msg("%s passed against another model (err %.3g)", p[k].row[f], c.err);
+        }
+        pm.m = a;
+        peer_model_free(&pm);
+    }
+    rbd_model_free(a);
+    rbd_model_free(b);
+    close_peers(p, np);
+}
+
+/* A name that is no peer, and a peer directory without modules: clear errors. */
+static void test_missing_peer_says_why(void **state)
+{
+    (void)state;
+    rbd_peer p;
+    assert_int_equal(peer_open("no-such-peer", &p), RBD_ENOTSUP);
+    assert_non_null(strstr(rbd_last_error(), "rbdpeer-no-such-peer.so"));
+    assert_int_equal(peer_open("../x", &p), RBD_EINVAL);
+    char *old = getenv("RBD_PEER_DIR") ? strdup(getenv("RBD_PEER_DIR")) : NULL;
+    setenv("RBD_PEER_DIR", "/nonexistent-rbdiff-peers", 1);
+    assert_int_equal(peer_open("pinocchio", &p), RBD_ENOTSUP);
+    assert_non_null(strstr(rbd_last_error(), "/nonexistent-rbdiff-peers/rbdpeer-pinocchio.so"));
+    if (old) setenv("RBD_PEER_DIR", old, 1);
+    else unsetenv("RBD_PEER_DIR");
+    free(old);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_function_agrees),
+        cmocka_unit_test(test_a_different_model_is_caught),
+        cmocka_unit_test(test_missing_peer_says_why),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
