@@ -12,7 +12,9 @@
 #include <unistd.h>
 #include "atomicio.h"
 #include "cli.h"
+#include <jansson.h>
 #include "modelspec.h"
+#include "report_ratios.h"
 #include "results.h"
 
 #ifndef RBD_SOURCE_DIR
@@ -35,6 +37,12 @@ static const char help[] =
     "  times_all      every method in timings.csv\n"
     "  fig5_id        robots (timings rows of URDF models): idsva, pin26, rneacr bars\n"
     "  fig5_fd        robots: fdsva, pin26-fd, abacr bars\n"
+    "  vs_PEER_derivs ours / peer for the derivative functions of a live peer (sweep\n"
+    "                 --peers), one line per function and bf, < 1: ours faster\n"
+    "  vs_PEER_base   the same for its base algorithms (rnea, aba, M, M^-1)\n"
+    "Speedups and peer ratios are paired, as in tables.md and vs-PEER.md: the\n"
+    "median over the rounds of the per-round ratio (median of medians where a\n"
+    "run kept no per-batch samples).\n"
     "  accuracy_OUT   RMS relative error vs N from accuracy.csv, one figure per\n"
     "                 output (dtau_dq, dtau_dv, dqdd_dq, ..., tau, M, Minv, qdd)\n"
     "A figure without data is skipped with a note.\n";
@@ -101,6 +109,16 @@ typedef struct {
     int na, nb, pair;
 } dat_ctx;
 
+/* t_B / t_A of rows taken in the same rounds: the median over the rounds
+ * of the per-round ratio, as tables.md and vs-<peer>.md report it; the
+ * ratio of the medians for rows without samples. */
+static double paired_over(const timing_row *a, const timing_row *b)
+{
+    double q;
+    int w;
+    return report_paired(b, a, &q, &w) ? q : b->median_ns / a->median_ns;
+}
+
 static int write_dat(FILE *f, void *p)
 {
     const dat_ctx *c = p;
@@ -111,10 +129,12 @@ static int write_dat(FILE *f, void *p)
                     c->a[k]->q3_ns);
         return RBD_OK;
     }
-    fputs("# N tA_ns tB_ns (medians)\n", f);
+    fputs("# N tA_ns tB_ns (medians) tB/tA (paired)\n", f);
     for (int k = 0; k < c->na; k++)
         for (int j = 0; j < c->nb; j++)
-            if (c->b[j]->N == c->a[k]->N) fprintf(f, "%d %.6g %.6g\n", c->a[k]->N, c->a[k]->median_ns, c->b[j]->median_ns);
+            if (c->b[j]->N == c->a[k]->N)
+                fprintf(f, "%d %.6g %.6g %.6g\n", c->a[k]->N, c->a[k]->median_ns, c->b[j]->median_ns,
+                        paired_over(c->a[k], c->b[j]));
     return RBD_OK;
 }
 
@@ -239,6 +259,61 @@ static int plot_all_times(const plot_env *e)
     if (rc) return rc;
     if (!s.n) { printf("plot times_all: skipped (no autoTree timings)\n"); return RBD_OK; }
     return render(e, "time_vs_n.gp", "times_all", &s, "Time per call of every method", NULL, 1, 0);
+}
+
+/* vs_<peer>_derivs and vs_<peer>_base: ours / peer per function (meta.json
+ * peers.<peer>.functions) and bf, from the live rounds. */
+static int plot_peer(const plot_env *e, const char *peer, json_t *fns, int derivs)
+{
+    series s;
+    memset(&s, 0, sizeof s);
+    const timing_row **a = malloc(sizeof *a * (size_t)(e->nrows + 1)), **b = malloc(sizeof *b * (size_t)(e->nrows + 1));
+    if (!a || !b) { free(a); free(b); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    int rc = RBD_OK;
+    size_t i;
+    json_t *fn;
+    json_array_foreach(fns, i, fn) {
+        const char *row = json_string_value(json_object_get(fn, "name"));
+        const char *ours = json_string_value(json_object_get(fn, "ours"));
+        if (!row || !ours || derivs != (!strcmp(ours, "idsva") || !strcmp(ours, "fdsva"))) continue;
+        for (int k = 0; k < e->nbf && !rc; k++) {
+            int na = rows_of(e->rows, e->nrows, row, e->bfs[k], a);
+            int nb = rows_of(e->rows, e->nrows, ours, e->bfs[k], b);
+            if (!na || !nb) continue;
+            char file[1024], title[200];
+            snprintf(file, sizeof file, "%s/%s_over_%s_bf%g.dat", e->datadir, ours, row, e->bfs[k]);
+            snprintf(title, sizeof title, "%s/%s,bf=%g", ours, row + strlen(peer) + 1, e->bfs[k]);
+            dat_ctx c = { a, b, na, nb, 1 };
+            if (!(rc = atomic_write(file, write_dat, &c))) add_series(&s, file, title, (int)i + 1, dash_of(e->bfs[k]));
+        }
+    }
+    free(a);
+    free(b);
+    if (rc || !s.n) return rc;
+    char name[96], ttl[200], ylab[160];
+    snprintf(name, sizeof name, "vs_%s_%s", peer, derivs ? "derivs" : "base");
+    snprintf(ttl, sizeof ttl, "rbdiff / %s, live in the same rounds (%s; below 1: ours faster)", peer,
+             derivs ? "derivatives" : "base algorithms");
+    snprintf(ylab, sizeof ylab, "t(ours) / t(%s), median of per-round ratios", peer);
+    return render(e, "speedup_vs_n.gp", name, &s, ttl, ylab, 1, 0);
+}
+
+static int plot_peers(const plot_env *e, const char *dir)
+{
+    char *path = results_path(dir, "meta.json");
+    json_t *meta = path ? json_load_file(path, 0, NULL) : NULL;
+    free(path);
+    json_t *peers = json_object_get(meta, "peers");
+    const char *peer;
+    json_t *p;
+    int rc = RBD_OK;
+    json_object_foreach(peers, peer, p) {
+        json_t *fns = json_object_get(p, "functions");
+        if (!json_is_array(fns)) continue;
+        if ((rc = plot_peer(e, peer, fns, 1)) || (rc = plot_peer(e, peer, fns, 0))) break;
+    }
+    json_decref(meta);
+    return rc;
 }
 
 /* Fig. 5: the models that are not autoTree (robots), one bar per method,
@@ -454,7 +529,8 @@ int cmd_plot(int argc, char **argv)
     int nrows = 0, status = EXIT_FAIL;
     char *od = NULL, *dd = NULL;
     if (access(tpath, R_OK) == 0) {
-        if (timing_rows_load(tpath, &rows, &nrows)) { cli_lib_error("plot", 0); goto done; }
+        /* the directory, so the per-batch samples (samples.csv) come along */
+        if (timing_rows_load(dir, &rows, &nrows)) { cli_lib_error("plot", 0); goto done; }
     } else {
         printf("plot: no %s; only accuracy can be plotted\n", tpath);
     }
@@ -482,7 +558,7 @@ int cmd_plot(int argc, char **argv)
         cli_lib_error("plot", 0);
         goto done;
     }
-    if (plot_all_times(&e) || plot_accuracy(&e, dir)) { cli_lib_error("plot", 0); goto done; }
+    if (plot_all_times(&e) || plot_peers(&e, dir) || plot_accuracy(&e, dir)) { cli_lib_error("plot", 0); goto done; }
     status = EXIT_OK;
 done:
     free(tpath);

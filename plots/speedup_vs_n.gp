@@ -1,8 +1,11 @@
 # Speedup of method A over method B against N (the paper's Fig. 3, 4, 6 and
-# Fig. 7 right): y = t_B / t_A, so values above 1 mean A is faster.
+# Fig. 7 right): y = t_B / t_A, so values above 1 mean A is faster; also
+# ours / peer (A = the peer's function, B = ours: below 1, ours is faster).
+# The data's 4th column is that ratio paired, as tables.md reports it: the
+# median over the rounds of the per-round ratio.
 # Called by `rbdiff plot` with:
 #   outbase  output path without extension (.png and .svg are written)
-#   files    data files, one per series: N tA_ns tB_ns
+#   files    data files, one per series: N tA_ns tB_ns tB/tA
 #   titles, colors, dts, ttl   as in time_vs_n.gp
 #   ylab     y-axis label, e.g. "speedup t(rneacr) / t(idsva)"
 #   logy     1 for a logarithmic y axis
@@ -30,7 +33,7 @@ do for [fmt in "png svg"] {
         set arrow from first int(word(xcross, i)), graph 0 to first int(word(xcross, i)), graph 1 nohead lc rgb "#808080" lw 1.5 dt int(word(xcdts, i))
     }
     plot 1 with lines lc rgb "#404040" lw 1 dt 1 notitle, \
-         for [i = 1:words(files)] word(files, i) using 1:($3 / $2) with linespoints \
+         for [i = 1:words(files)] word(files, i) using 1:4 with linespoints \
          lc int(word(colors, i)) dt int(word(dts, i)) lw 2 pt 7 ps 0.6 title word(titles, i)
     unset output
 }
