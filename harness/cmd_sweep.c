@@ -136,7 +136,7 @@ static int log_peer_check(csvlog *log, const bench_target *t, const bench_peer_n
     const rbd_peer_func *pf = &t->peer->api->func[t->peer_func];
     snprintf(nvs, sizeof nvs, "%d", nv);
     if (nt->checked && isfinite(nt->chk.err)) snprintf(err, sizeof err, "%.3g", nt->chk.err);
-    snprintf(tol, sizeof tol, "%.3g", pf->tol);
+    snprintf(tol, sizeof tol, "%.3g", nt->checked ? nt->chk.tol : pf->tol);
     const char *f[PEER_CHECKS_NCOLS] = { t->name, model, nvs, pf->ours, err, tol, *nt->why ? "no" : "yes",
                                          *nt->why ? nt->why : nt->chk.worst };
     if (csvlog_find(log, f) >= 0) return RBD_OK;

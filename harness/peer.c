@@ -110,6 +110,9 @@ int peer_model_load(const rbd_peer *p, const rbd_model *m, peer_model *out)
         u->nv = m->nv_of[k];
         u->idx_q = m->user_q[m->idx_q[k]];
         u->idx_v = m->user_v[m->idx_v[k]];
+        u->mass = m->inertial[k].mass;
+        memcpy(u->com, m->inertial[k].com, sizeof u->com);
+        memcpy(u->Ic, m->inertial[k].Ic, sizeof u->Ic);
     }
     char err[1024] = "";
     out->pm = p->api->load(path, m->nb, j, m->nq, m->nv, err, sizeof err);
@@ -165,8 +168,10 @@ static int user_pool_draw(const rbd_model *m, int pool, uint64_t seed, user_pool
 /* ---------------------------------------------------------------- the check */
 
 /* Our counterpart's outputs at the first pool state, in the user numbering:
- * vec and mat[0..2] laid out as the peer's result() lays them out. */
-static int ours_eval(const rbd_model *m, const rbd_peer_func *pf, uint64_t seed, double *vec, double *mat[3])
+ * vec and mat[0..2] laid out as the peer's result() lays them out; with
+ * kappa, also M's 1-norm condition number there. */
+static int ours_eval(const rbd_model *m, const rbd_peer_func *pf, uint64_t seed, double *vec, double *mat[3],
+                     double *kappa)
 {
     size_t nv = (size_t)m->nv, nn = nv * nv;
     const rbd_method *meth = rbd_method_find(pf->ours);
@@ -176,7 +181,9 @@ static int ours_eval(const rbd_model *m, const rbd_peer_func *pf, uint64_t seed,
     if (!buf) return rbd_fail(RBD_ENOMEM, "out of memory");
     double *q = buf, *v = q + m->nq, *a = v + nv, *tau = a + nv, *x = tau + nv, *out = x + nv;
     timeable_states(m, 1, seed, q, v, a, tau);
-    int rc;
+    double rcond;
+    int rc = kappa ? rbd_mass_rcond(m, q, &rcond) : RBD_OK;
+    if (kappa) *kappa = rc ? NAN : 1 / rcond;
     if (meth) {
         rbd_options o;
         rbd_options_default(&o);
@@ -227,6 +234,7 @@ int peer_check_func(const peer_model *pm, int f, uint64_t seed, peer_check *c)
     size_t nv = (size_t)m->nv, nn = nv * nv;
     memset(c, 0, sizeof *c);
     c->err = -1;            /* the first block compared sets err and worst */
+    c->kappa = NAN;
     c->tol = pf->tol;
     double *buf = calloc(2 * (nv + 3 * nn), sizeof *buf);
     if (!buf) return rbd_fail(RBD_ENOMEM, "out of memory");
@@ -238,7 +246,8 @@ int peer_check_func(const peer_model *pm, int f, uint64_t seed, peer_check *c)
     user_pool u = { 0 };
     void *ctx = NULL;
     char err[1024] = "";
-    int rc = ours_eval(m, pf, seed, rv, rm);
+    int rc = ours_eval(m, pf, seed, rv, rm, pf->tol_cond > 0 ? &c->kappa : NULL);
+    if (!rc && pf->tol_cond > 0 && pf->tol_cond * c->kappa > c->tol) c->tol = pf->tol_cond * c->kappa;
     if (!rc) rc = user_pool_draw(m, 1, seed, &u);
     if (!rc && !(ctx = api->bind(pm->pm, f, 1, u.q, u.v, u.a, u.tau, err, sizeof err)))
         rc = rbd_fail(RBD_EINVAL, "%s: %s", pm->peer->row[f], err);
@@ -257,6 +266,8 @@ int peer_check_func(const peer_model *pm, int f, uint64_t seed, peer_check *c)
         for (int b = 0; b < 3; b++)
             if (nm[b + 1]) compare_block(nm[b + 1], xm[b], rm[b], m->nv, m->nv, c);
         c->pass = c->err >= 0 && c->err <= c->tol;
+        size_t len = strlen(c->worst);
+        if (isfinite(c->kappa)) snprintf(c->worst + len, sizeof c->worst - len, "; kappa(M) %.2g", c->kappa);
     }
     if (ctx) api->unbind(ctx);
     user_pool_free(&u);

@@ -48,9 +48,11 @@ void peer_model_free(peer_model *pm);
 /* The cross-check of one function at the first state of the pool drawn
  * from seed: the peer's outputs against those of its counterpart among our
  * methods and base algorithms (func.ours), block by block, in the user
- * numbering.  err = the largest over the blocks of max|X - R| / max|R|. */
+ * numbering.  err = the largest over the blocks of max|X - R| / max|R|;
+ * tol = max(func.tol, func.tol_cond * kappa), kappa = M's condition number
+ * at that state (NAN when func.tol_cond is 0). */
 typedef struct {
-    double err, tol;
+    double err, tol, kappa;
     int pass;
     char worst[160];        /* the block and entry of err, both values */
 } peer_check;

@@ -1,0 +1,519 @@
+/*
+ * The MuJoCo peer (libmujoco 2.2, its C API).  MuJoCo 2.2 has no analytical
+ * derivatives of the smooth dynamics: its users take them by finite
+ * differences, and that is what is timed, beside its base algorithms:
+ *
+ *   fd_forward    central differences of mj_forward in qpos, qvel, qfrc_applied
+ *   fd_inverse    central differences of mj_inverse in qpos, qvel
+ *   transitionFD  mjd_transitionFD: A and B of one Euler step, on a copy of
+ *                 the model with a motor on every dof (B is by ctrl)
+ *   rne, crb, forward   mj_rne, mj_crb + mj_fullM, mj_forward
+ *
+ * Central differences (eps 1e-6) re-run the pipeline only from the stage a
+ * coordinate enters, as MuJoCo's derivative sample does: qfrc from
+ * mjSTAGE_VEL, qvel from mjSTAGE_POS, qpos (moved along one dof by
+ * mj_integratePos) from the start.  The outputs stay in MuJoCo's
+ * coordinates; result() converts them.
+ *
+ * The model is the URDF as mj_loadXML reads it, with its joint limits off
+ * (unlimit) and exact principal axes of inertia (mjc_exact_inertia: MuJoCo
+ * 2.2's are off by up to ~1e-6 rad).  The free-flyer root is a free joint,
+ * whose qpos has the quaternion w first and whose qvel has the linear
+ * velocity in the world frame, where rbdiff has x y z w and the body frame:
+ * mujoco_conv.h maps states and outputs between the two.  bind() converts the
+ * states once; the timed call sets one and runs MuJoCo, nothing else.
+ */
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mujoco/mujoco.h>
+#include <mujoco/mjxmacro.h>
+#include "mujoco_conv.h"
+#include "peer_api.h"
+
+#ifndef RBD_PEER_BUILD
+#define RBD_PEER_BUILD "unknown"
+#endif
+
+#define EPS 1e-6             /* central differences: error O(eps^2), rounding O(1e-16 / eps) */
+
+enum { FD_FORWARD, FD_INVERSE, TRANSITION_FD, RNE, CRB, FORWARD, NFUNC };
+
+/* Tolerances: central differences at eps 1e-6 are dominated by rounding,
+ * ~kappa(M) 1e-16 / eps: tol_cond 1e-9 per unit of M's condition number for
+ * those that solve with M (peer_api.h).  Measured, of the largest entry:
+ * forward dynamics up to 6e-6 on the robots (talos) and branched autoTrees to
+ * N = 500, but 3e-4, 7e-3, 5e-2 on unskewed chains of 100, 200, 500 bodies;
+ * inverse dynamics (no solve) up to 6e-9, but 5e-7 on the double pendulum,
+ * whose dtau/dq is small beside tau (rounding is relative to tau); mj_forward's qacc 4e-8
+ * on the chain of 500, where rbdiff warns that M loses 10 digits. */
+static const rbd_peer_func funcs[NFUNC] = {
+    { "fd_forward", RBD_PEER_FD_DERIVS, "fdsva",
+      "central differences (eps 1e-6) of qacc in qpos, qvel, qfrc_applied: mj_forward + 6 nv mj_forwardSkip", 1e-4,
+      1e-9 },
+    { "fd_inverse", RBD_PEER_ID_DERIVS, "idsva",
+      "central differences (eps 1e-6) of qfrc_inverse in qpos, qvel: mj_inverse + 4 nv mj_inverseSkip", 1e-5, 0 },
+    { "transitionFD", RBD_PEER_FD_DERIVS, "fdsva",
+      "mjd_transitionFD (eps 1e-6, centered): discrete A, B of one Euler mj_step (h 0.002 s), with a motor per dof; "
+      "checked as the velocity rows / h", 1e-4, 1e-9 },
+    { "rne", RBD_PEER_TAU, "rnea", "mj_kinematics, mj_comPos, mj_comVel, mj_rne: tau from (q, v, a)", 1e-9, 0 },
+    { "crb", RBD_PEER_M, "crba", "mj_kinematics, mj_comPos, mj_crb, mj_fullM: dense M", 1e-9, 0 },
+    { "forward", RBD_PEER_QDD, "aba", "mj_forward: the whole pipeline (no contacts, limits or actuators), qacc", 1e-9,
+      1e-15 },
+};
+
+/* MuJoCo reports an error through mju_user_error, which must not return, and
+ * prints warnings unless mju_user_warning is set: both land here.  An error
+ * jumps to the trap armed around every run of MuJoCo's engine. */
+static jmp_buf *mj_trap;
+static char mj_msg[512];
+static int mj_warned;
+
+static void on_warning(const char *msg)
+{
+    snprintf(mj_msg, sizeof mj_msg, "%s", msg);
+    mj_warned = 1;
+}
+
+static void on_error(const char *msg)
+{
+    on_warning(msg);
+    if (mj_trap) longjmp(*mj_trap, 1);
+}
+
+/* ------------------------------------------------------------------ model */
+
+typedef struct {
+    mjModel *m;              /* the URDF as MuJoCo reads it */
+    mjModel *actuated;       /* the same with a motor per dof, made for transitionFD */
+    void *motors;            /* its actuator arrays */
+    mjc_map map;
+} model;
+
+/* urdfdom demands <limit> on revolute joints, so rbdiff writes +-1e30: they
+ * bound nothing, but MuJoCo would test each one at every step. */
+static void unlimit(mjModel *m)
+{
+    for (int j = 0; j < m->njnt; j++) m->jnt_limited[j] = 0;
+}
+
+/* Only rigid-body dynamics may enter: no contacts, actuators or passive forces. */
+static const char *not_rigid(const mjModel *m)
+{
+    if (m->ngeom) return "geoms (contacts)";
+    if (m->nu) return "actuators";
+    for (int j = 0; j < m->njnt; j++)
+        if (m->jnt_stiffness[j]) return "joint stiffness";
+    for (int i = 0; i < m->nv; i++)
+        if (m->dof_armature[i] || m->dof_damping[i] || m->dof_frictionloss[i]) return "armature, damping or friction";
+    return NULL;
+}
+
+static int joint_size(int type, int *nv)
+{
+    *nv = type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
+    return type == mjJNT_FREE ? 7 : type == mjJNT_BALL ? 4 : 1;
+}
+
+/* rbdiff's joints -> MuJoCo's of the same name, type and size. */
+static int match_joints(const mjModel *m, int njoint, const rbd_peer_joint *joint, mjc_map *map, char *err,
+                        size_t errlen)
+{
+    static const int mj_type[4] = { mjJNT_HINGE, mjJNT_SLIDE, mjJNT_BALL, mjJNT_FREE };   /* by rbd_joint_type */
+    static const char *const mj_type_name[4] = { "free", "ball", "slide", "hinge" };     /* by mjtJoint */
+    for (int k = 0; k < njoint; k++) {
+        const rbd_peer_joint *u = &joint[k];
+        int id = mj_name2id(m, mjOBJ_JOINT, u->name), nv;
+        if (id < 0) return mjc_fail(err, errlen, "MuJoCo's model has no joint '%s'", u->name);
+        int type = m->jnt_type[id], nq = joint_size(type, &nv);
+        if (u->type < 0 || u->type > 3 || mj_type[u->type] != type || u->nq != nq || u->nv != nv)
+            return mjc_fail(err, errlen, "joint '%s': rbdiff type %d (nq %d, nv %d), MuJoCo's %s (nq %d, nv %d)",
+                            u->name, u->type, u->nq, u->nv, mj_type_name[type], nq, nv);
+        if (type == mjJNT_BALL)
+            return mjc_fail(err, errlen, "joint '%s': spherical joints are not converted", u->name);
+        mjc_joint *j = &map->joint[k];
+        *j = (mjc_joint){ type == mjJNT_FREE, u->idx_q, u->idx_v, m->jnt_qposadr[id], m->jnt_dofadr[id] };
+        for (int i = 0; i < nv; i++) map->dof[u->idx_v + i] = j->mv + i;
+        if (!j->free) continue;
+        const mjtNum *pos = m->body_pos + 3 * m->jnt_bodyid[id], *quat = m->body_quat + 4 * m->jnt_bodyid[id];
+        if (map->free || pos[0] || pos[1] || pos[2] || quat[0] != 1 || quat[1] || quat[2] || quat[3])
+            return mjc_fail(err, errlen, "joint '%s': a second free joint, or one with an origin, which MuJoCo "
+                            "ignores", u->name);
+        map->free = j;
+    }
+    return 0;
+}
+
+static void unload(void *model_)
+{
+    model *mod = model_;
+    if (!mod) return;
+    if (mod->m) mj_deleteModel(mod->m);
+    if (mod->actuated) mj_deleteModel(mod->actuated);
+    free(mod->motors);
+    free(mod->map.joint);
+    free(mod->map.dof);
+    free(mod);
+}
+
+/* mod->m and mod->map from the URDF, checked against rbdiff's joints. */
+static int open_model(model *mod, const char *urdf, int njoint, const rbd_peer_joint *joint, int nq, int nv,
+                      char *err, size_t errlen)
+{
+    char mjerr[1000] = "";
+    mjModel *m = mod->m = mj_loadXML(urdf, NULL, mjerr, sizeof mjerr);
+    mj_freeLastXML();
+    if (!m) return mjc_fail(err, errlen, "MuJoCo %s cannot load %s: %s", mj_versionString(), urdf, mjerr);
+    if (m->njnt != njoint || m->nq != nq || m->nv != nv)
+        return mjc_fail(err, errlen, "%s: MuJoCo reads %d joints (nq %d, nv %d), rbdiff has %d (nq %d, nv %d)",
+                        urdf, m->njnt, m->nq, m->nv, njoint, nq, nv);
+    const char *why = not_rigid(m);
+    if (why) return mjc_fail(err, errlen, "%s: MuJoCo's model has %s", urdf, why);
+    if (mjc_exact_inertia(m, njoint, joint, err, errlen)) return -1;
+    mod->map = (mjc_map){ nq, nv, njoint, calloc((size_t)njoint + 1, sizeof(mjc_joint)),
+                          calloc((size_t)nv + 1, sizeof(int)), NULL };
+    if (!mod->map.joint || !mod->map.dof) return mjc_fail(err, errlen, "out of memory");
+    return match_joints(m, njoint, joint, &mod->map, err, errlen);
+}
+
+static void *load(const char *urdf, int njoint, const rbd_peer_joint *joint, int nq, int nv, char *err,
+                  size_t errlen)
+{
+    mju_user_error = on_error;
+    mju_user_warning = on_warning;
+    model *mod = calloc(1, sizeof *mod);
+    if (!mod) mjc_fail(err, errlen, "out of memory");
+    if (!mod || open_model(mod, urdf, njoint, joint, nq, nv, err, errlen)) {
+        unload(mod);
+        return NULL;
+    }
+    unlimit(mod->m);
+    return mod;
+}
+
+/* ------------------------------------------------- the model with motors */
+
+/* mjd_transitionFD's B is by ctrl, and URDF has no actuators, so a copy of
+ * the model gets a unit-gear motor on every dof, in dof order (six on a free
+ * joint): then ctrl = qfrc in MuJoCo's coordinates.  Its nu-sized arrays
+ * (mjxmacro.h) are laid end to end in a block of ours, which the copy points
+ * into; MJCF would say it plainly, but tinyxml2 refuses more than 100 nested
+ * elements, i.e. a chain of ~100 bodies.  Returns the block's size. */
+#undef MJ_M
+#define MJ_M(n) a->n
+static size_t motor_arrays(mjModel *a, char *block)
+{
+    size_t size = 0;
+#define X(type, name, nr, nc)                                  \
+    if (!strcmp(#nr, "nu")) {                                  \
+        if (block) a->name = (type *)(block + size);           \
+        size += (sizeof(type) * a->nu * (nc) + 7) / 8 * 8;     \
+    }
+    MJMODEL_POINTERS
+#undef X
+    return size;
+}
+
+static mjModel *with_motors(const mjModel *m, void **block)
+{
+    mjModel *a = mj_copyModel(NULL, m);
+    if (!a) return NULL;
+    a->nu = m->nv;
+    if (!(*block = calloc(motor_arrays(a, NULL), 1))) {
+        mj_deleteModel(a);
+        return NULL;
+    }
+    motor_arrays(a, *block);
+    for (int i = 0; i < m->nv; i++) {  /* dyntype, gaintype, biastype 0: none, fixed, none */
+        int j = m->dof_jntid[i];
+        a->actuator_trntype[i] = mjTRN_JOINT;
+        a->actuator_trnid[2 * i] = j;
+        a->actuator_trnid[2 * i + 1] = -1;
+        a->actuator_gear[6 * i + i - m->jnt_dofadr[j]] = 1;
+        a->actuator_gainprm[mjNGAIN * i] = 1;
+    }
+    return a;
+}
+
+/* ---------------------------------------------------------------- context */
+
+typedef struct context context;
+typedef void (*run_fn)(context *c);
+
+struct context {
+    const model *mod;
+    const mjModel *m;        /* mod->m, or mod->actuated for transitionFD */
+    mjData *d;
+    int func, pool, k;
+    mjtNum *qpos, *qvel, *qacc, *qfrc;   /* the pool in MuJoCo's conventions */
+    mjtNum *out;             /* the call's outputs in MuJoCo's coordinates: a derivative's
+                                column j is along dof j; transitionFD's A, B row-major */
+    mjtNum *plus, *dir;      /* central differences: the + side, a unit step */
+    mjtNum *work;            /* result()'s scratch */
+};
+
+static void set_state(context *c, int k)
+{
+    const int nq = c->m->nq, nv = c->m->nv;
+    mjData *d = c->d;
+    mju_copy(d->qpos, c->qpos + (size_t)nq * k, nq);
+    mju_copy(d->qvel, c->qvel + (size_t)nv * k, nv);
+    if (c->func == FD_INVERSE || c->func == RNE) mju_copy(d->qacc, c->qacc + (size_t)nv * k, nv);
+    if (c->func == FD_FORWARD || c->func == FORWARD) mju_copy(d->qfrc_applied, c->qfrc + (size_t)nv * k, nv);
+    if (c->func == TRANSITION_FD) mju_copy(d->ctrl, c->qfrc + (size_t)nv * k, nv);
+}
+
+typedef void (*mj_skip_fn)(const mjModel *m, mjData *d, int skipstage, int skipsensor);
+
+static void central(mjtNum *col, const mjtNum *plus, const mjtNum *minus, int n)
+{
+    for (int i = 0; i < n; i++) col[i] = (plus[i] - minus[i]) / (2 * EPS);
+}
+
+/* col = d out / d x by x +- eps, eval re-running the pipeline after stage. */
+static void diff_scalar(context *c, mjtNum *x, mj_skip_fn eval, int stage, const mjtNum *out, mjtNum *col)
+{
+    const mjtNum x0 = *x;
+    *x = x0 + EPS;
+    eval(c->m, c->d, stage, 1);
+    mju_copy(c->plus, out, c->m->nv);
+    *x = x0 - EPS;
+    eval(c->m, c->d, stage, 1);
+    *x = x0;
+    central(col, c->plus, out, c->m->nv);
+}
+
+/* col = d out / d qpos along dof j, qpos moved by mj_integratePos. */
+static void diff_qpos(context *c, int j, mj_skip_fn eval, const mjtNum *out, mjtNum *col)
+{
+    const mjModel *m = c->m;
+    mjData *d = c->d;
+    const mjtNum *qpos0 = c->qpos + (size_t)m->nq * c->k;
+    c->dir[j] = 1;
+    mj_integratePos(m, d->qpos, c->dir, EPS);
+    eval(m, d, mjSTAGE_NONE, 1);
+    mju_copy(c->plus, out, m->nv);
+    mju_copy(d->qpos, qpos0, m->nq);
+    mj_integratePos(m, d->qpos, c->dir, -EPS);
+    eval(m, d, mjSTAGE_NONE, 1);
+    mju_copy(d->qpos, qpos0, m->nq);
+    c->dir[j] = 0;
+    central(col, c->plus, out, m->nv);
+}
+
+/* The loops go from the last stage to the first, so each skip finds the
+ * stages it skips computed at the nominal point. */
+static void fd_forward(context *c)
+{
+    const int nv = c->m->nv;
+    const size_t nn = (size_t)nv * nv;
+    mjData *d = c->d;
+    mjtNum *Qq = c->out, *Qv = Qq + nn, *Qt = Qv + nn;
+    mj_forward(c->m, d);
+    for (int j = 0; j < nv; j++)
+        diff_scalar(c, d->qfrc_applied + j, mj_forwardSkip, mjSTAGE_VEL, d->qacc, Qt + (size_t)nv * j);
+    for (int j = 0; j < nv; j++) diff_scalar(c, d->qvel + j, mj_forwardSkip, mjSTAGE_POS, d->qacc, Qv + (size_t)nv * j);
+    for (int j = 0; j < nv; j++) diff_qpos(c, j, mj_forwardSkip, d->qacc, Qq + (size_t)nv * j);
+}
+
+static void fd_inverse(context *c)
+{
+    const int nv = c->m->nv;
+    mjData *d = c->d;
+    mjtNum *Tq = c->out, *Tv = Tq + (size_t)nv * nv;
+    mj_inverse(c->m, d);
+    for (int j = 0; j < nv; j++)
+        diff_scalar(c, d->qvel + j, mj_inverseSkip, mjSTAGE_POS, d->qfrc_inverse, Tv + (size_t)nv * j);
+    for (int j = 0; j < nv; j++) diff_qpos(c, j, mj_inverseSkip, d->qfrc_inverse, Tq + (size_t)nv * j);
+}
+
+/* A is 2nv x 2nv and B 2nv x nu, row-major (no activations). */
+static void transition_fd(context *c)
+{
+    mjd_transitionFD(c->m, c->d, EPS, 1, c->out, c->out + 4 * (size_t)c->m->nv * c->m->nv, NULL, NULL);
+}
+
+static void rne(context *c)
+{
+    mj_kinematics(c->m, c->d);
+    mj_comPos(c->m, c->d);
+    mj_comVel(c->m, c->d);
+    mj_rne(c->m, c->d, 1, c->out);
+}
+
+static void crb(context *c)
+{
+    mj_kinematics(c->m, c->d);
+    mj_comPos(c->m, c->d);
+    mj_crb(c->m, c->d);
+    mj_fullM(c->m, c->out, c->d->qM);
+}
+
+static void forward(context *c)
+{
+    mj_forward(c->m, c->d);
+}
+
+static const run_fn runs[NFUNC] = { fd_forward, fd_inverse, transition_fd, rne, crb, forward };
+
+/* fn(c) with MuJoCo's errors and warnings caught: 0, or -1 with mj_msg set. */
+static int trapped(run_fn fn, context *c)
+{
+    jmp_buf trap;
+    mj_warned = 0;
+    if (setjmp(trap)) {
+        mj_trap = NULL;
+        return -1;
+    }
+    mj_trap = &trap;
+    fn(c);
+    mj_trap = NULL;
+    return mj_warned ? -1 : 0;
+}
+
+static int call(void *ctx, int k)
+{
+    context *c = ctx;
+    if (k < 0 || k >= c->pool) return -1;
+    c->k = k;
+    set_state(c, k);
+    return trapped(runs[c->func], c);
+}
+
+static void unbind(void *ctx)
+{
+    context *c = ctx;
+    if (!c) return;
+    if (c->d) mj_deleteData(c->d);
+    free(c->qpos);
+    free(c);
+}
+
+/* What a call writes (tau for rne, else nv x nv matrices), and result()'s
+ * scratch (nv x nv matrices), in mjtNums. */
+static size_t out_size(int func, size_t nv)
+{
+    static const int nmat[NFUNC] = { 3, 2, 6, 0, 1, 0 };
+    return func == RNE ? nv : nmat[func] * nv * nv;
+}
+
+static size_t work_size(int func, size_t nv)
+{
+    static const int nmat[NFUNC] = { 0, 2, 3, 0, 0, 0 };
+    return nmat[func] * nv * nv;
+}
+
+static void *bind(void *model_, int func, int pool, const double *q, const double *v, const double *a,
+                  const double *tau, char *err, size_t errlen)
+{
+    model *mod = model_;
+    const int nq = mod->m->nq, nv = mod->m->nv;
+    const int need_a = func == FD_INVERSE || func == RNE, need_tau = func != FD_INVERSE && func != RNE && func != CRB;
+    if (func < 0 || func >= NFUNC || pool < 1 || !q || (need_a && !a) || (need_tau && !tau)) {
+        mjc_fail(err, errlen, "bind: bad function %d, pool %d, or a missing input", func, pool);
+        return NULL;
+    }
+    if (func == TRANSITION_FD && !mod->actuated && !(mod->actuated = with_motors(mod->m, &mod->motors))) {
+        mjc_fail(err, errlen, "out of memory");
+        return NULL;
+    }
+    const size_t pool_size = (size_t)pool * (nq + 3 * (size_t)nv);
+    const size_t total = pool_size + out_size(func, nv) + work_size(func, nv) + 2 * (size_t)nv;
+    context *c = calloc(1, sizeof *c);
+    if (c)
+        *c = (context){ .mod = mod, .m = func == TRANSITION_FD ? mod->actuated : mod->m, .func = func, .pool = pool };
+    if (!c || !(c->qpos = calloc(total, sizeof(mjtNum))) || !(c->d = mj_makeData(c->m))) {
+        unbind(c);
+        mjc_fail(err, errlen, "out of memory");
+        return NULL;
+    }
+    c->qvel = c->qpos + (size_t)pool * nq;
+    c->qacc = c->qvel + (size_t)pool * nv;
+    c->qfrc = c->qacc + (size_t)pool * nv;
+    c->out = c->qfrc + (size_t)pool * nv;
+    c->work = c->out + out_size(func, nv);
+    c->plus = c->work + work_size(func, nv);
+    c->dir = c->plus + nv;
+    for (int k = 0; k < pool; k++)
+        mjc_state_in(&mod->map, q + (size_t)nq * k, v ? v + (size_t)nv * k : NULL, a ? a + (size_t)nv * k : NULL,
+                     tau ? tau + (size_t)nv * k : NULL, c->qpos + (size_t)nq * k, c->qvel + (size_t)nv * k,
+                     c->qacc + (size_t)nv * k, c->qfrc + (size_t)nv * k);
+    if (call(c, 0)) {        /* a dry run, so that an error shows here and not in the timing */
+        mjc_fail(err, errlen, "MuJoCo, %s: %s", funcs[func].name, mj_msg);
+        unbind(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* ----------------------------------------------------------------- result */
+
+/* Euler's v' = v + h qacc(q, v, ctrl): dqacc = the velocity rows of A, B / h. */
+static void continuous_from_transition(const mjModel *m, const mjtNum *A, const mjtNum *B, mjtNum *Qq, mjtNum *Qv,
+                                       mjtNum *Qt)
+{
+    const int nv = m->nv, nx = 2 * nv;
+    const mjtNum h = m->opt.timestep;
+    for (int i = 0; i < nv; i++) {
+        const mjtNum *a = A + (size_t)nx * (nv + i), *b = B + (size_t)m->nu * (nv + i);
+        for (int j = 0; j < nv; j++) {
+            Qq[i + (size_t)nv * j] = a[j] / h;
+            Qv[i + (size_t)nv * j] = (a[nv + j] - (i == j)) / h;
+            Qt[i + (size_t)nv * j] = b[j] / h;   /* motor j drives dof j */
+        }
+    }
+}
+
+/* The nominal outputs the finite differences leave stale, at state k. */
+static void nominal(context *c)
+{
+    if (c->func == FD_INVERSE) {
+        mj_inverse(c->m, c->d);
+        mj_fullM(c->m, c->work, c->d->qM);
+    } else {
+        mj_forward(c->m, c->d);
+    }
+}
+
+static int result(void *ctx, double *vec, double *mat0, double *mat1, double *mat2, char *err, size_t errlen)
+{
+    context *c = ctx;
+    const mjc_map *map = &c->mod->map;
+    const size_t nv = (size_t)c->m->nv, nn = nv * nv, k = (size_t)c->k;
+    mjc_point pt = { c->qpos + c->m->nq * k, c->qvel + nv * k, c->qacc + nv * k, c->qfrc + nv * k };
+    if (c->func <= TRANSITION_FD) {
+        set_state(c, c->k);
+        if (trapped(nominal, c)) return mjc_fail(err, errlen, "MuJoCo, %s: %s", funcs[c->func].name, mj_msg);
+    }
+    if (c->func == FD_FORWARD || c->func == TRANSITION_FD || c->func == FORWARD) pt.qacc = c->d->qacc;
+    if (c->func == FD_INVERSE) pt.qfrc = c->d->qfrc_inverse;
+    if (c->func == RNE) pt.qfrc = c->out;
+    switch (c->func) {
+    case FD_FORWARD:
+        mjc_qdd_out(map, &pt, vec);
+        mjc_fd_out(map, &pt, c->out, c->out + nn, c->out + 2 * nn, mat0, mat1, mat2);
+        break;
+    case TRANSITION_FD:
+        continuous_from_transition(c->m, c->out, c->out + 4 * nn, c->work, c->work + nn, c->work + 2 * nn);
+        mjc_qdd_out(map, &pt, vec);
+        mjc_fd_out(map, &pt, c->work, c->work + nn, c->work + 2 * nn, mat0, mat1, mat2);
+        break;
+    case FD_INVERSE:
+        mjc_tau_out(map, &pt, vec);
+        mjc_id_out(map, &pt, c->out, c->out + nn, c->work, mat0, mat1, c->work + nn);
+        break;
+    case RNE: mjc_tau_out(map, &pt, vec); break;
+    case CRB: mjc_M_out(map, &pt, c->out, mat0); break;
+    case FORWARD: mjc_qdd_out(map, &pt, vec); break;
+    }
+    return 0;
+}
+
+__attribute__((visibility("default"))) const rbd_peer_api *rbd_peer_entry(void)
+{
+    static rbd_peer_api api = { RBD_PEER_ABI, "mujoco", NULL, RBD_PEER_BUILD, NFUNC, funcs,
+                                load, unload, bind, call, result, unbind };
+    api.version = mj_versionString();
+    return &api;
+}

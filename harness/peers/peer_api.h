@@ -46,15 +46,23 @@ typedef struct {
     const char *writes;      /* what one call computes and writes, in a few words   */
     double tol;              /* the check's relative tolerance: 1e-9, or larger for
                                 finite differences (the peer says why in writes)   */
+    /* Outputs that solve with M (qdd, M^-1, FD derivatives) lose digits as
+     * M's condition number kappa grows: the check allows max(tol, tol_cond *
+     * kappa), kappa the 1-norm estimate at the checked state (0: tol alone). */
+    double tol_cond;
 } rbd_peer_func;
 
 /* One joint of rbdiff's model, in the user order; a peer finds its own joint
- * of the same name and refuses the model when the type or size differs. */
+ * of the same name and refuses the model when the type or size differs.  The
+ * inertial data of the body the joint moves come along, as the URDF export
+ * writes them, so a peer can compare its loaded model with rbdiff's. */
 typedef struct {
     const char *name;
     int type;                /* rbd_joint_type: 0 revolute, 1 prismatic, 2 spherical, 3 free-flyer */
     int nq, nv;
     int idx_q, idx_v;        /* offsets into the user q and v                       */
+    double mass, com[3];     /* the body's mass and centre of mass (body frame)     */
+    double Ic[9];            /* its rotational inertia about the CoM, row-major     */
 } rbd_peer_joint;
 
 typedef struct {

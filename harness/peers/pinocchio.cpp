@@ -39,15 +39,20 @@ using Eigen::VectorXd;
 
 enum Func { RNEA_DERIVS, ABA_DERIVS, RNEA, ABA, MINV, CRBA, NFUNC };
 
+/* Tolerances: 1e-9 (rounding differs, the algorithms do not); outputs
+ * that solve with M also 1e-15 per unit of M's condition number (about 5
+ * units of roundoff per unit: a backward-stable solve loses log10 kappa
+ * digits). */
 const rbd_peer_func funcs[NFUNC] = {
     { "computeRNEADerivatives", RBD_PEER_ID_DERIVS, "idsva",
-      "tau, dtau/dq, dtau/dv (ancestor-related entries only), M upper triangle as dtau/da", 1e-9 },
+      "tau, dtau/dq, dtau/dv (ancestor-related entries only), M upper triangle as dtau/da", 1e-9, 0 },
     { "computeABADerivatives", RBD_PEER_FD_DERIVS, "fdsva",
-      "qdd, M^-1 (full), dtau/dq and dtau/dv inside, then dqdd/dq = -M^-1 dtau/dq, dqdd/dv (Eigen products)", 1e-9 },
-    { "rnea", RBD_PEER_TAU, "rnea", "tau", 1e-9 },
-    { "aba", RBD_PEER_QDD, "aba", "qdd (Convention::LOCAL, the default)", 1e-9 },
-    { "computeMinverse", RBD_PEER_MINV, "minv", "M^-1, upper triangle", 1e-9 },
-    { "crba", RBD_PEER_M, "crba", "M, upper triangle (Convention::LOCAL, the default)", 1e-9 },
+      "qdd, M^-1 (full), dtau/dq and dtau/dv inside, then dqdd/dq = -M^-1 dtau/dq, dqdd/dv (Eigen products)", 1e-9,
+      1e-15 },
+    { "rnea", RBD_PEER_TAU, "rnea", "tau", 1e-9, 0 },
+    { "aba", RBD_PEER_QDD, "aba", "qdd (Convention::LOCAL, the default)", 1e-9, 1e-15 },
+    { "computeMinverse", RBD_PEER_MINV, "minv", "M^-1, upper triangle", 1e-9, 1e-15 },
+    { "crba", RBD_PEER_M, "crba", "M, upper triangle (Convention::LOCAL, the default)", 1e-9, 0 },
 };
 
 /* Model and Data hold fixed-size Eigen members: aligned new for AVX-512. */
