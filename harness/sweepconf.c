@@ -225,13 +225,19 @@ static int push_str(char ***arr, int *n, const char *s)
     return RBD_OK;
 }
 
+/* A list key given again (a flag over the file's value) starts afresh. */
+static void reset_strs(char ***arr, int *n)
+{
+    free_strs(*arr, *n);
+    *arr = NULL;
+    *n = 0;
+}
+
 static int set_methods(sweep_config *c, const char *v, const char *where)
 {
     char tok[128];
     const char *s = v;
-    free_strs(c->methods, c->nmethods);
-    c->methods = NULL;
-    c->nmethods = 0;
+    reset_strs(&c->methods, &c->nmethods);
     if (!strcmp(v, "all")) return RBD_OK;
     while (next_token(&s, tok, sizeof tok)) {
         if (!known_method_name(tok)) {
@@ -252,9 +258,7 @@ static int set_robots(sweep_config *c, const char *v, const char *where)
 {
     char tok[512], spec[600];
     const char *s = v;
-    free_strs(c->robots, c->nrobots);
-    c->robots = NULL;
-    c->nrobots = 0;
+    reset_strs(&c->robots, &c->nrobots);
     while (next_token(&s, tok, sizeof tok)) {
         if (robot_spec(tok, spec, sizeof spec)) {
             char msg[600];
@@ -272,9 +276,7 @@ static int set_peers(sweep_config *c, const char *v, const char *where)
 {
     char tok[64];
     const char *s = v;
-    free_strs(c->peers, c->npeers);
-    c->peers = NULL;
-    c->npeers = 0;
+    reset_strs(&c->peers, &c->npeers);
     if (!strcmp(v, "none")) return RBD_OK;
     if (!strcmp(v, "all")) {
         for (int k = 0; peer_known[k]; k++)
