@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The live peers from the command line (harness/peers/README.md):
+#  - without any peer module, `time --peers all` says that none was found and
+#    times ours alone (exit 0), a sweep goes on and `anchors` falls back to
+#    the stored figures, saying so;
+#  - with the peers of $RBD_PEERS_EXPECTED (scripts/test), `time` prints each
+#    peer function with its check and ours / peer, a sweep writes
+#    peer_checks.csv and meta.json's peers, and `anchors` writes
+#    vs-<peer>.md from the live rounds.
+# Usage: peers.sh RBDIFF TMPDIR
+set -u
+RBDIFF=$1
+TMP=$2
+rm -rf "$TMP"
+mkdir -p "$TMP"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+quick=(--batches 3 --batch-ms 1 --warmup-ms 1 --counters no)
+
+# ---- no peer built
+RBD_PEER_DIR="$TMP/none" "$RBDIFF" time --N 3 --methods idsva --peers all "${quick[@]}" >"$TMP/out" 2>"$TMP/err"
+st=$?
+[ $st -eq 0 ] || fail "time without peers: status $st ($(cat "$TMP/err"))"
+grep -qF "peer pinocchio not found: no $TMP/none/rbdpeer-pinocchio.so" "$TMP/err" || fail "no message naming the missing module: $(cat "$TMP/err")"
+grep -qF "no peer found; timing rbdiff's methods alone" "$TMP/err" || fail "time does not say that no peer was found"
+grep -q '^idsva ' "$TMP/out" || fail "time without peers printed no idsva row"
+RBD_PEER_DIR="$TMP/none" "$RBDIFF" sweep --N 3 --methods idsva --peers all "${quick[@]}" --out "$TMP/s0" >/dev/null 2>"$TMP/err" ||
+    fail "sweep without peers failed: $(cat "$TMP/err")"
+[ -f "$TMP/s0/peer_checks.csv" ] && fail "a sweep without peers wrote peer_checks.csv"
+"$RBDIFF" anchors "$TMP/s0" >/dev/null 2>&1 || fail "anchors on a run without peers failed"
+grep -qF "**Fallback:** this run has no live Pinocchio peer" "$TMP/s0/vs-pinocchio.md" || fail "the fallback table does not say it is one"
+[ -f "$TMP/s0/vs-mujoco.md" ] && fail "vs-mujoco.md without a MuJoCo peer"
+
+# ---- the peers scripts/test built
+for p in ${RBD_PEERS_EXPECTED:-}; do
+    "$RBDIFF" time --robots ur5 --methods idsva,fdsva,rnea,aba,minv,crba --peers "$p" "${quick[@]}" >"$TMP/out.$p" 2>"$TMP/err" ||
+        fail "time --peers $p: $(cat "$TMP/err")"
+    n=$(grep -c "^$p\.[A-Za-z_]* *[0-9.e+-]* *[0-9.]* [a-z]* *[0-9.]* *[0-9]*/3" "$TMP/out.$p")
+    [ "$n" -ge 6 ] || fail "time --peers $p printed $n timed peer rows, want 6: $(cat "$TMP/out.$p")"
+    "$RBDIFF" sweep --robots ur5 --methods idsva,fdsva,rnea,aba,minv,crba --peers "$p" "${quick[@]}" --out "$TMP/s.$p" \
+        >/dev/null 2>"$TMP/err" || fail "sweep --peers $p: $(cat "$TMP/err")"
+    [ "$(grep -c ",yes," "$TMP/s.$p/peer_checks.csv")" -eq 6 ] || fail "$p: peer_checks.csv lacks six timed checks"
+    grep -q "\"$p\"" "$TMP/s.$p/meta.json" || fail "$p: meta.json does not describe the peer"
+    "$RBDIFF" anchors "$TMP/s.$p" >/dev/null 2>&1 || fail "anchors on a run with $p failed"
+    grep -qF "measured live" "$TMP/s.$p/vs-$p.md" || fail "vs-$p.md is not the live table"
+done
+[ "$fails" -eq 0 ] && echo "peers checks passed (live: ${RBD_PEERS_EXPECTED:-none})"
+exit "$fails"
