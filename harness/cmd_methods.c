@@ -3,13 +3,16 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "peer.h"
 
 static const char help[] =
     "Usage: rbdiff methods [--names]\n\n"
     "Lists every registered derivative method: name, output kind (ID: tau,\n"
     "dtau_dq, dtau_dv; FD: qdd, dqdd_dq, dqdd_dv, dqdd_dtau), supported joint\n"
     "types and a one-line summary; then the base algorithms that `time` and\n"
-    "`sweep` can time as well.\n\n"
+    "`sweep` can time as well; then the peers' functions (`--peers`) of every\n"
+    "peer module in the peer directory ($RBD_PEER_DIR, default build/peers),\n"
+    "each with our counterpart and what one call writes.\n\n"
     "  --names   names only, one per line (for scripts)\n"
     "  -h, --help\n";
 
@@ -44,5 +47,14 @@ int cmd_methods(int argc, char **argv)
     printf("\nbase algorithms (timed like methods):\n");
     for (int k = 0; rbd_base_algos[k].name; k++)
         printf("%-14s %-4s %-34s %s\n", rbd_base_algos[k].name, "base", "all", rbd_base_algos[k].summary);
+    printf("\npeers (--peers; modules in %s):\n", peer_dir());
+    for (int k = 0; peer_known[k]; k++) {
+        rbd_peer p;
+        if (peer_open(peer_known[k], &p)) { printf("%s: %s\n", peer_known[k], rbd_last_error()); continue; }
+        printf("%s %s, built with %s\n", p.name, p.api->version, p.api->build);
+        for (int f = 0; f < p.api->nfunc; f++)
+            printf("  %-32s vs %-6s %s\n", p.row[f], p.api->func[f].ours, p.api->func[f].writes);
+        peer_close(&p);
+    }
     return EXIT_OK;
 }
