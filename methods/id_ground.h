@@ -17,7 +17,7 @@
 
 #include "rbd.h"
 
-typedef struct {
+typedef struct rbd_idg {
     int nb, nv;
     unsigned char *fast;            /* [nb] revolute about local z: S = e_z      */
     sp_xform *X0;                   /* [nb] ground -> body                        */
@@ -35,6 +35,9 @@ typedef struct rbd_idg_backend_s {
     rbd_idg *(*idg)(void *ws);      /* the method's forward-pass workspace             */
     /* tau, dtau/dq, dtau/dqd from the forward pass left in idg(ws) */
     void (*backward)(void *ws, double *restrict tau, double *restrict dq, double *restrict dv);
+    /* or NULL; lines 12-16 and 21-23 alone: tau and each dof's t1, t2, t3, t4
+     * (R[j], 24 numbers), the factors of dtau/dq and dtau/dqd (fd_factored.c) */
+    void (*tvecs)(void *ws, double *restrict tau, double (*restrict R)[24]);
 } rbd_idg_backend;
 
 extern const rbd_idg_backend rbd_idsva_backend, rbd_pin26_backend;

@@ -7,7 +7,8 @@
  *    and skewed/tapered: term-wise RMS relative error (DESIGN.md) and max
  *    error; fd-fd by max error only (its error is absolute);
  *  - qdd equals rbd_aba's, dqdd_dtau equals rbd_minv's M^-1 (each variant);
- *  - fdsva-aza equals fdsva-dmm (and the other DMM flavours) to 1e-12;
+ *  - fdsva-aza and fdsva-factored equal fdsva-dmm (and the other DMM
+ *    flavours) to 1e-12;
  *  - multi-dof joints (free-flyer, spherical, prismatic, off-axis revolute);
  *  - bad arguments and options give error codes and a message.
  */
@@ -193,14 +194,14 @@ static void test_multidof(void **s)
     }
 }
 
-/* AZA and the three DMMs compute the same product; dqdd_dtau is M^-1 by
- * every variant rbd_options.minv selects. */
+/* AZA, the factored product and the three DMMs compute the same product;
+ * dqdd_dtau is M^-1 by every variant rbd_options.minv selects. */
 static void test_combinations_agree(void **s)
 {
     (void)s;
     const char *specs[] = { "autotree:N=37,bf=1,skew=0.7,taper=0.95", "autotree:N=40,bf=2,skew=1,taper=0.95",
                             "autotree:N=23,bf=5,skew=-0.5,taper=0.9" };
-    const char *others[] = { "fdsva-aza", "fdsva-dmm-loop", "fdsva-dmm-sparse", "fdsva" };
+    const char *others[] = { "fdsva-aza", "fdsva-factored", "fdsva-dmm-loop", "fdsva-dmm-sparse", "fdsva" };
     for (int t = 0; t < 3; t++) {
         rbd_model *m = tu_model(specs[t]);
         evalbuf st, ref, r;
@@ -210,7 +211,7 @@ static void test_combinations_agree(void **s)
         rbd_random_state(m, &rng, st.q, st.v, NULL, st.tau);
         eval_method(rbd_method_find("fdsva-dmm"), m, &st, &ref);
         size_t n2 = (size_t)m->nv * (size_t)m->nv;
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < 5; k++) {
             eval_method(rbd_method_find(others[k]), m, &st, &r);
             /* relative to max|entry| (term-wise, cancelled entries differ
              * in their last digits by ~1e-9 relative between any two orders
@@ -301,7 +302,7 @@ static void test_fdsva_crossover_option(void **s)
     rbd_random_state(m, &rng, st.q, st.v, NULL, st.tau);
     rbd_options o;
     rbd_options_default(&o);
-    o.fdsva_crossover = 1;          /* AZA */
+    o.fdsva_crossover = 1;          /* the factored product */
     eval_opts(f, m, &o, &st, &a);
     o.fdsva_crossover = 1000;       /* DMM */
     eval_opts(f, m, &o, &st, &b);
