@@ -19,7 +19,7 @@
 
 typedef struct rbd_idg {
     int nb, nv;
-    unsigned char *fast;            /* [nb] revolute about local z: S = e_z      */
+    signed char *axis;              /* [nb] a for a revolute joint about e_a, else -1 */
     sp_xform *X0;                   /* [nb] ground -> body                        */
     double (*v)[6], (*a)[6];        /* [nb] ground-frame velocity, acceleration   */
     /* per dof: S, Psi_dot (eq. 31), Psi_ddot (eq. 31), S_dot + Psi_dot          */
