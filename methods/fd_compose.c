@@ -12,10 +12,15 @@
  *   4. dqdd_du = -M^-1 dID/du by DMM or AZA.
  * The factored product (fd_factored.c) replaces step 2's products and step
  * 4: the inner method's forward pass, its t-vectors alone, then M^-1 times
- * those.  With one_pass (fdsva-1pass) and the analytic M^-1 and no AZA,
- * steps 1-3 become one pass instead: the inner method's forward pass at
- * qdd = 0, rbd_fdg_solve (qdd0 and M^-1 in ground coordinates, the forward
- * pass brought to qdd0), then its backward pass alone.
+ * those.  With a ground backend, the analytic M^-1 and no AZA, c->pass may
+ * share the work of steps 1-3:
+ *  - RBD_PASS_SHARED (fdsva): the inner forward pass composes its X0 from
+ *    ABA's Xup (no joint transforms, no sincos), and M^-1 takes X0 and the
+ *    ground-frame S from it instead of composing them again;
+ *  - RBD_PASS_GROUND (fdsva-1pass): one pass instead: the inner method's
+ *    forward pass at qdd = 0, rbd_fdg_solve (qdd0 and M^-1 in ground
+ *    coordinates, the forward pass brought to qdd0), then its backward
+ *    pass alone.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
@@ -36,8 +41,8 @@ typedef struct {
     rbd_dmm_rows rows;
     rbd_fdf *fdf;
     double (*R)[24];            /* [nv] the t-vectors for the factored product */
-    rbd_idg *g;                 /* the ground pipeline (c->one_pass): the inner method's forward pass */
-    double *zero;               /* [nv] qdd = 0 for it */
+    rbd_fd_pass pass;           /* c->pass, or separate passes where it does not apply */
+    double *zero;               /* [nv] qdd = 0 for RBD_PASS_GROUND */
 } fdc_ws;
 
 /* fdsva's combination step (fd_compose.h): the factored product where
@@ -172,12 +177,13 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
         w->R = malloc(sizeof *w->R * nv);
         if (!w->R || !(w->fdf = rbd_fdf_new(m))) { rbd_fdc_fini(w); return RBD_ENOMEM; }
     }
-    /* one forward pass for FD, M^-1 and dID/du when the inner method has a
-     * ground backend; AZA reads ABA's body-frame IA, U, D^-1, and the other
-     * M^-1 variants are their own algorithms: those keep ABA */
-    if (c->one_pass && w->minv == RBD_MINV_ANALYTIC && w->combine != RBD_COMBINE_AZA) {
-        w->g = c->ground->idg(w->idws);
-        if (!(w->zero = calloc(nv + 1, sizeof *w->zero))) { rbd_fdc_fini(w); return rbd_fail(RBD_ENOMEM, "%s: out of memory", name); }
+    /* the shared passes need the analytic M^-1 (the others are their own
+     * algorithms) and no AZA (it reads ABA's body-frame IA, U, D^-1, which
+     * fd_ground.c does not make) */
+    w->pass = w->minv == RBD_MINV_ANALYTIC && w->combine != RBD_COMBINE_AZA ? c->pass : RBD_PASS_SEPARATE;
+    if (w->pass == RBD_PASS_GROUND && !(w->zero = calloc(nv + 1, sizeof *w->zero))) {
+        rbd_fdc_fini(w);
+        return rbd_fail(RBD_ENOMEM, "%s: out of memory", name);
     }
     if (w->combine == RBD_COMBINE_DMM_SPARSE && !w->rows.off && (rc = rbd_dmm_rows_init(m, &w->rows))) {
         rbd_fdc_fini(w);
@@ -201,22 +207,29 @@ int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
     const rbd_model *m = w->m;
     const size_t nn = (size_t)m->nv * (size_t)m->nv;
     int rc;
-    if (w->g) {
-        rbd_idg_forward(m, w->g, x->q, x->v, w->zero);
-        if ((rc = rbd_fdg_solve(m, w->d, w->g, x->tau, out->qdd, out->dqdd_dtau))) return rc;
-        if (w->combine != RBD_COMBINE_FACTORED) w->c->ground->backward(w->idws, w->tau, w->G, w->G + nn);
+    rbd_idg *g = w->pass != RBD_PASS_SEPARATE || w->combine == RBD_COMBINE_FACTORED ? w->c->ground->idg(w->idws) : NULL;
+    if (w->pass == RBD_PASS_GROUND) {
+        rbd_idg_forward(m, g, x->q, x->v, w->zero);
+        if ((rc = rbd_fdg_solve(m, w->d, g, x->tau, out->qdd, out->dqdd_dtau))) return rc;
     } else {
         if ((rc = rbd_aba(m, w->d, x->q, x->v, x->tau, out->qdd))) return rc;
-        if (w->combine == RBD_COMBINE_FACTORED) {
-            rbd_idg_forward(m, w->c->ground->idg(w->idws), x->q, x->v, out->qdd);
+        if (w->pass == RBD_PASS_SHARED) {
+            rbd_idg_forward_xup(m, g, w->d->Xup, x->v, out->qdd);
+            rbd_minv_analytic_after_idg(m, w->d, g->X0, (const double (*)[6])g->S, out->dqdd_dtau);
         } else {
-            const rbd_state xa = { .q = x->q, .v = x->v, .a = out->qdd };
-            rbd_derivs di = { .tau = w->tau, .dtau_dq = w->G, .dtau_dv = w->G + nn };
-            if ((rc = w->c->id->eval(w->idws, &xa, &di))) return rc;
+            if (g) {
+                rbd_idg_forward(m, g, x->q, x->v, out->qdd);
+            } else {
+                const rbd_state xa = { .q = x->q, .v = x->v, .a = out->qdd };
+                rbd_derivs di = { .tau = w->tau, .dtau_dq = w->G, .dtau_dv = w->G + nn };
+                if ((rc = w->c->id->eval(w->idws, &xa, &di))) return rc;
+            }
+            if (w->minv == RBD_MINV_ANALYTIC) rbd_minv_analytic_after_aba(m, w->d, out->dqdd_dtau);
+            else if ((rc = rbd_minv(m, w->dm, w->minv, x->q, out->dqdd_dtau))) return rc;
         }
-        if (w->minv == RBD_MINV_ANALYTIC) rbd_minv_analytic_after_aba(m, w->d, out->dqdd_dtau);
-        else if ((rc = rbd_minv(m, w->dm, w->minv, x->q, out->dqdd_dtau))) return rc;
     }
+    if (w->pass != RBD_PASS_SEPARATE && w->combine != RBD_COMBINE_FACTORED)
+        w->c->ground->backward(w->idws, w->tau, w->G, w->G + nn);
     const double *Mi = out->dqdd_dtau;
     switch (w->combine) {
     case RBD_COMBINE_DMM_BLAS:
@@ -237,8 +250,7 @@ int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
         break;
     case RBD_COMBINE_FACTORED:
         w->c->ground->tvecs(w->idws, w->tau, w->R);
-        rbd_fdf_solve(m, w->fdf, Mi, w->c->ground->idg(w->idws), (const double (*)[24])w->R, out->dqdd_dq,
-                      out->dqdd_dv);
+        rbd_fdf_solve(m, w->fdf, Mi, g, (const double (*)[24])w->R, out->dqdd_dq, out->dqdd_dv);
         break;
     default:
         rbd_aza_solve(m, w->d, w->aza, w->G, out->dqdd_dq);

@@ -63,7 +63,11 @@ static inline void inertia_to_ground(const sp_xform *X, const sp_inertia *IB, sp
     for (int k = 0; k < 3; k++) IA->h[k] = hA[k];
 }
 
-void rbd_idg_forward(const rbd_model *m, rbd_idg *w, const double *q, const double *qd, const double *qdd)
+/* Lines 1-11; X0 from the joint transforms at q, or from an ABA's Xup at the
+ * same q when Xup is given (inline with constant arguments: two copies, no
+ * per-body test of a run-time flag). */
+static inline void forward(const rbd_model *m, rbd_idg *w, const double *q, const sp_xform *Xup, const double *qd,
+                           const double *qdd)
 {
     static const double zero[6] = { 0 };
     for (int i = 0; i < m->nb; i++) {
@@ -71,7 +75,17 @@ void rbd_idg_forward(const rbd_model *m, rbd_idg *w, const double *q, const doub
         const double *vp = p >= 0 ? w->v[p] : zero, *ap = p >= 0 ? w->a[p] : m->a0;   /* line 1 */
         sp_xform *X = &w->X0[i];
         const int ax = w->axis[i];
-        if (ax >= 0) {
+        if (Xup) {
+            if (p >= 0) sp_xform_compose(&Xup[i], &w->X0[p], X);
+            else *X = Xup[i];
+            if (ax >= 0) {                  /* S = e_ax: row ax of E */
+                double *S = w->S[j0];
+                S[0] = X->E[3 * ax]; S[1] = X->E[3 * ax + 1]; S[2] = X->E[3 * ax + 2];
+                sp_cross3(X->r, S, S + 3);
+            } else {
+                for (int d = 0; d < n; d++) sp_xform_inv_motion(X, m->S + 6 * (j0 + d), w->S[j0 + d]);
+            }
+        } else if (ax >= 0) {
             /* X0 = rot_ax(q) (Xtree X0_parent): only rows b and e of E turn,
              * and S = e_ax in ground is row ax of E, independent of q_i. */
             const int b = ax == 2 ? 0 : ax + 1, e = b == 2 ? 0 : b + 1;
@@ -89,11 +103,11 @@ void rbd_idg_forward(const rbd_model *m, rbd_idg *w, const double *q, const doub
             S[0] = Y.E[3 * ax]; S[1] = Y.E[3 * ax + 1]; S[2] = Y.E[3 * ax + 2];
             sp_cross3(X->r, S, S + 3);
         } else {
-            sp_xform XJ, Xup;
+            sp_xform XJ, Xu;
             sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);
-            sp_xform_compose(&XJ, &m->Xtree[i], &Xup);
-            if (p >= 0) sp_xform_compose(&Xup, &w->X0[p], X);
-            else *X = Xup;
+            sp_xform_compose(&XJ, &m->Xtree[i], &Xu);
+            if (p >= 0) sp_xform_compose(&Xu, &w->X0[p], X);
+            else *X = Xu;
             for (int d = 0; d < n; d++) sp_xform_inv_motion(X, m->S + 6 * (j0 + d), w->S[j0 + d]);
         }
         double *v = w->v[i], *a = w->a[i], c[6];
@@ -140,4 +154,14 @@ void rbd_idg_forward(const rbd_model *m, rbd_idg *w, const double *q, const doub
         sp_crf(v, h, c);
         for (int r = 0; r < 6; r++) f[r] += c[r];                              /* line 10 */
     }
+}
+
+void rbd_idg_forward(const rbd_model *m, rbd_idg *w, const double *q, const double *qd, const double *qdd)
+{
+    forward(m, w, q, NULL, qd, qdd);
+}
+
+void rbd_idg_forward_xup(const rbd_model *m, rbd_idg *w, const sp_xform *Xup, const double *qd, const double *qdd)
+{
+    forward(m, w, NULL, Xup, qd, qdd);
 }

@@ -54,15 +54,24 @@ static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q
     return RBD_OK;
 }
 
-/* X0_i from Xup, and the ground-frame columns S0, SD0 = 0S D^-1, U0 = 0U D^-1. */
-static void ground_columns(const rbd_model *m, rbd_data *d)
+/* X0_i from Xup, and the ground-frame joint columns 0S = X0^-1 S. */
+static void ground_transforms(const rbd_model *m, rbd_data *d)
 {
     for (int i = 0; i < m->nb; i++) {
-        const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
-        const double *Dinv = d->Dinv + 36 * i;
+        const int v0 = m->idx_v[i], p = m->parent[i];
         if (p >= 0) sp_xform_compose(&d->Xup[i], &d->X0[p], &d->X0[i]);
         else d->X0[i] = d->Xup[i];
-        const sp_xform *X0 = &d->X0[i];
+        for (int k = 0; k < m->nv_of[i]; k++) sp_xform_inv_motion(&d->X0[i], m->S + 6 * (v0 + k), d->S0[v0 + k]);
+    }
+}
+
+/* The sweeps' other columns from X0 and S0: 0U = X0^T U, U0 = X0^T (U D^-1),
+ * SD0 = 0S D^-1. */
+static void ground_columns(const rbd_model *m, rbd_data *d, const sp_xform *X0)
+{
+    for (int i = 0; i < m->nb; i++) {
+        const int v0 = m->idx_v[i], n = m->nv_of[i];
+        const double *Dinv = d->Dinv + 36 * i;
         double UD[6][6];
         for (int b = 0; b < n; b++)
             for (int r = 0; r < 6; r++) {
@@ -71,9 +80,8 @@ static void ground_columns(const rbd_model *m, rbd_data *d)
                 UD[b][r] = s;
             }
         for (int k = 0; k < n; k++) {
-            sp_xform_T_force(X0, d->U[v0 + k], d->UG[v0 + k]);           /* 0U = X0^T U */
-            sp_xform_T_force(X0, UD[k], d->U0[v0 + k]);                  /* 0U D^-1 = X0^T U D^-1 */
-            sp_xform_inv_motion(X0, m->S + 6 * (v0 + k), d->S0[v0 + k]);
+            sp_xform_T_force(&X0[i], d->U[v0 + k], d->UG[v0 + k]);
+            sp_xform_T_force(&X0[i], UD[k], d->U0[v0 + k]);
         }
         for (int b = 0; b < n; b++)
             for (int r = 0; r < 6; r++) {
@@ -225,7 +233,8 @@ int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *
     if (!m || !d || !q || !Minv) return rbd_fail(RBD_EINVAL, "rbd_minv: null argument");
     int rc = articulated_inertias(m, d, q);
     if (rc) return rc;
-    ground_columns(m, d);
+    ground_transforms(m, d);
+    ground_columns(m, d, d->X0);
     rbd_minv_analytic_sweeps(m, d, Minv);
     return RBD_OK;
 }
@@ -234,6 +243,18 @@ int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *
  * articulated_inertias' pass (its IA, U, D^-1 are independent of qd, tau). */
 void rbd_minv_analytic_after_aba(const rbd_model *m, rbd_data *d, double *Minv)
 {
-    ground_columns(m, d);
+    ground_transforms(m, d);
+    ground_columns(m, d, d->X0);
+    rbd_minv_analytic_sweeps(m, d, Minv);
+}
+
+/* ... and with X0 and 0S from a ground-frame pass at the same q as well
+ * (rbd_idg_forward_xup), so no transform is made twice. */
+void rbd_minv_analytic_after_idg(const rbd_model *m, rbd_data *d, const sp_xform *X0, const double (*S0)[6],
+                                 double *Minv)
+{
+    for (int j = 0; j < m->nv; j++)
+        for (int r = 0; r < 6; r++) d->S0[j][r] = S0[j][r];
+    ground_columns(m, d, X0);
     rbd_minv_analytic_sweeps(m, d, Minv);
 }
