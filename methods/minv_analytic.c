@@ -58,10 +58,17 @@ static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q
 static void ground_transforms(const rbd_model *m, rbd_data *d)
 {
     for (int i = 0; i < m->nb; i++) {
-        const int v0 = m->idx_v[i], p = m->parent[i];
+        const int v0 = m->idx_v[i], p = m->parent[i], ax = sp_aba_axis(m, i);
+        const sp_xform *X = &d->X0[i];
         if (p >= 0) sp_xform_compose(&d->Xup[i], &d->X0[p], &d->X0[i]);
         else d->X0[i] = d->Xup[i];
-        for (int k = 0; k < m->nv_of[i]; k++) sp_xform_inv_motion(&d->X0[i], m->S + 6 * (v0 + k), d->S0[v0 + k]);
+        if (ax >= 0) {                                  /* X0^-1 e_ax: row ax of E, then r x it */
+            double *S = d->S0[v0];
+            S[0] = X->E[3 * ax]; S[1] = X->E[3 * ax + 1]; S[2] = X->E[3 * ax + 2];
+            sp_cross3(X->r, S, S + 3);
+            continue;
+        }
+        for (int k = 0; k < m->nv_of[i]; k++) sp_xform_inv_motion(X, m->S + 6 * (v0 + k), d->S0[v0 + k]);
     }
 }
 
@@ -112,6 +119,26 @@ static void back_1dof(int j0, int j1, const double *SD, const double *u, double 
     }
 }
 
+/* backward, a row alone: y = -(0S D^-1)^T F_j (a root's F is never read again) */
+static void back_row(int j0, int j1, const double *SD, double *restrict row, CROWS(F))
+{
+    for (int j = j0; j < j1; j++) {
+        double y = 0;
+        y -= SD[0] * F0[j]; y -= SD[1] * F1[j]; y -= SD[2] * F2[j];
+        y -= SD[3] * F3[j]; y -= SD[4] * F4[j]; y -= SD[5] * F5[j];
+        row[j] = y;
+    }
+}
+
+/* F_j += u y_j, or A_j += S y_j */
+static void acc6(int j0, int j1, const double *u, const double *restrict y, ROWS(F))
+{
+    for (int j = j0; j < j1; j++) {
+        F0[j] += u[0] * y[j]; F1[j] += u[1] * y[j]; F2[j] += u[2] * y[j];
+        F3[j] += u[3] * y[j]; F4[j] += u[4] * y[j]; F5[j] += u[5] * y[j];
+    }
+}
+
 /* forward, leaf: Minv(i, j) -= (0U D^-1)^T A_lambda(i),j */
 static void fwd_1dof_leaf(int j0, int j1, const double *UD, double *restrict row, CROWS(P))
 {
@@ -159,24 +186,15 @@ void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *Minv)
         }
         for (int c = 0; c < n; c++)                            /* own columns: pA = 0 there */
             for (int k = 0; k < 6; k++) F[k][v0 + c] = d->U0[v0 + c][k];
-        if (n == 1) {
+        if (n == 1 && m->parent[i] >= 0) {
             back_1dof(v0 + 1, ve, d->SD0[v0], U[0], Minv + ld * v0, F[0], F[1], F[2], F[3], F[4], F[5]);
             continue;
         }
-        for (int r = 0; r < n; r++) {
-            const double *SD = d->SD0[v0 + r];
-            double *row = Minv + ld * (v0 + r);
-            for (int j = v0 + n; j < ve; j++) {
-                double y = 0;
-                for (int k = 0; k < 6; k++) y -= SD[k] * F[k][j];
-                row[j] = y;
-            }
-        }
-        for (int r = 0; r < n; r++) {                          /* after all rows: they read F unchanged */
-            const double *row = Minv + ld * (v0 + r);
-            for (int j = v0 + n; j < ve; j++)
-                for (int k = 0; k < 6; k++) F[k][j] += U[r][k] * row[j];
-        }
+        for (int r = 0; r < n; r++)
+            back_row(v0 + n, ve, d->SD0[v0 + r], Minv + ld * (v0 + r), F[0], F[1], F[2], F[3], F[4], F[5]);
+        if (m->parent[i] >= 0)
+            for (int r = 0; r < n; r++)                        /* after all rows: they read F unchanged */
+                acc6(v0 + n, ve, U[r], Minv + ld * (v0 + r), F[0], F[1], F[2], F[3], F[4], F[5]);
     }
     /* forward pass: Minv(i, j >= i) -= D^-1 0U^T A_lambda(i); A_i = A_lambda(i) + 0S_i Minv(i, .) */
     for (int i = 0; i < nb; i++) {
@@ -204,26 +222,14 @@ void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *Minv)
             continue;
         }
         if (p >= 0)
-            for (int r = 0; r < n; r++) {
-                const double *UD = d->U0[v0 + r];
-                double *row = Minv + ld * (v0 + r);
-                for (int j = v0; j < nv; j++) {
-                    double s = 0;
-                    for (int k = 0; k < 6; k++) s += UD[k] * Ap[k][j];
-                    row[j] -= s;
-                }
-            }
+            for (int r = 0; r < n; r++)
+                fwd_1dof_leaf(v0, nv, d->U0[v0 + r], Minv + ld * (v0 + r), Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5]);
         if (leaf) continue;
-        for (int k = 0; k < 6; k++) {
-            double *Ak = A[k];
-            if (p >= 0) { const double *Apk = Ap[k]; for (int j = v0; j < nv; j++) Ak[j] = Apk[j]; }
-            else for (int j = v0; j < nv; j++) Ak[j] = 0;
-            for (int r = 0; r < n; r++) {
-                const double *row = Minv + ld * (v0 + r);
-                const double s = d->S0[v0 + r][k];
-                for (int j = v0; j < nv; j++) Ak[j] += s * row[j];
-            }
-        }
+        if (A[0] != Ap[0])
+            for (int k = 0; k < 6; k++)
+                for (int j = v0; j < nv; j++) A[k][j] = p >= 0 ? Ap[k][j] : 0;
+        for (int r = 0; r < n; r++)
+            acc6(v0, nv, d->S0[v0 + r], Minv + ld * (v0 + r), A[0], A[1], A[2], A[3], A[4], A[5]);
     }
     rbd_sym_from_lower(nv, Minv);
 }
