@@ -80,6 +80,17 @@ static void ground_columns(const rbd_model *m, rbd_data *d, const sp_xform *X0)
         const int v0 = m->idx_v[i], n = m->nv_of[i];
         const double *Dinv = d->Dinv + 36 * i;
         double UD[6][6];
+        if (n == 1) {                                   /* the loops below with one term */
+            double SD[6];
+            for (int r = 0; r < 6; r++) {
+                UD[0][r] = d->U[v0][r] * Dinv[0];
+                SD[r] = d->S0[v0][r] * Dinv[0];
+            }
+            sp_xform_T_force(&X0[i], d->U[v0], d->UG[v0]);
+            sp_xform_T_force(&X0[i], UD[0], d->U0[v0]);
+            for (int r = 0; r < 6; r++) d->SD0[v0][r] = SD[r];
+            continue;
+        }
         for (int b = 0; b < n; b++)
             for (int r = 0; r < 6; r++) {
                 double s = 0;
