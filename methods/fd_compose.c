@@ -76,8 +76,7 @@ static double dmm_time(const rbd_model *m, const rbd_dmm_rows *rows, rbd_combine
     for (int r = 0; r < k; r++) {
         if (v == RBD_COMBINE_DMM_BLAS) rbd_dmm_blas_cols(m->nv, 2 * m->nv, Mi, G, X);
         else {
-            rbd_dmm_sparse(m, rows, Mi, G, X);
-            rbd_dmm_sparse(m, rows, Mi, G + nn, X + nn);
+            rbd_dmm_sparse(m, rows, Mi, G, G + nn, X, X + nn);
         }
     }
     return seconds() - t0;
@@ -245,8 +244,7 @@ int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
         rbd_dmm_loop(m->nv, Mi, w->G + nn, out->dqdd_dv);
         break;
     case RBD_COMBINE_DMM_SPARSE:
-        rbd_dmm_sparse(m, &w->rows, Mi, w->G, out->dqdd_dq);
-        rbd_dmm_sparse(m, &w->rows, Mi, w->G + nn, out->dqdd_dv);
+        rbd_dmm_sparse(m, &w->rows, Mi, w->G, w->G + nn, out->dqdd_dq, out->dqdd_dv);
         break;
     case RBD_COMBINE_FACTORED:
         w->c->ground->tvecs(w->idws, w->tau, w->R);

@@ -94,7 +94,9 @@ typedef struct {
 
 int rbd_dmm_rows_init(const rbd_model *m, rbd_dmm_rows *r);
 void rbd_dmm_rows_fini(rbd_dmm_rows *r);
-void rbd_dmm_sparse(const rbd_model *m, const rbd_dmm_rows *r, const double *Minv, const double *G, double *X);
+/* Xq = -Minv Gq and Xv = -Minv Gv for dID/dq and dID/dqd (the same rows can be non-zero). */
+void rbd_dmm_sparse(const rbd_model *m, const rbd_dmm_rows *r, const double *Minv, const double *Gq, const double *Gv,
+                    double *Xq, double *Xv);
 
 /* ---- the factored product (fd_factored.c) ---- */
 typedef struct rbd_fdf rbd_fdf;
