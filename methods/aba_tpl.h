@@ -7,7 +7,8 @@
  * D_i = S_i^T IA_i S_i is inverted by LDL^T without pivoting, and the only
  * comparisons look at real parts (the singularity check), never steering a
  * value.  Multi-DOF joints (n_i up to 6) use the model's columns m->S;
- * revolute joints about z (axis_id == 2, S = e_z) take a fast path.
+ * revolute joints about x, y or z (axis_id = a >= 0, S = e_a) take a fast
+ * path: U_i is column a of IA_i, D_i its diagonal entry a.
  *
  * Required macros: T, SP(name), SPT(name) (see spatial_tpl.h); joint.h and
  * dynamics.h must be included first.
@@ -25,6 +26,12 @@ typedef struct {
 } SPT(aba_ws);
 
 static inline double SP(re)(T x) { return creal(x); }
+
+/* a when body i's joint is revolute about the axis e_a of its frame, else -1 */
+static inline int SP(aba_axis)(const rbd_model *m, int i)
+{
+    return m->joint[i].type == RBD_JOINT_REVOLUTE ? m->joint[i].axis_id : -1;
+}
 
 /*
  * acc += X^T A X for a symmetric 6x6 A (row-major) given in the body frame,
@@ -130,11 +137,12 @@ static inline int SP(aba_joint_block)(const rbd_model *m, int i, const T IA[36],
 {
     const int v0 = m->idx_v[i], n = m->nv_of[i];
     double tol = SP(aba_pivot_tol)(IA);
-    if (m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2) {
-        for (int r = 0; r < 6; r++) U[v0][r] = IA[6 * r + 2];
-        if (!(SP(re)(IA[14]) > tol)) return -1;
-        Dinv[0] = 1 / IA[14];
-        if (u) u[v0] = tau[v0] - pA[2];
+    const int ax = SP(aba_axis)(m, i);
+    if (ax >= 0) {
+        for (int r = 0; r < 6; r++) U[v0][r] = IA[6 * r + ax];
+        if (!(SP(re)(IA[7 * ax]) > tol)) return -1;
+        Dinv[0] = 1 / IA[7 * ax];
+        if (u) u[v0] = tau[v0] - pA[ax];
         return 0;
     }
     const double *S = m->S + 6 * v0;
@@ -202,13 +210,15 @@ static inline int SP(aba)(const rbd_model *m, const SPT(xform) *Xtree, const SPT
         const int v0 = m->idx_v[i], p = m->parent[i];
         T *v = w->v[i], *c = w->c[i], vp[6] = { 0 }, Iv[6];
         if (p >= 0) SP(xform_motion)(&w->Xup[i], w->v[p], vp);
-        if (m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2) {
+        const int ax = SP(aba_axis)(m, i);
+        if (ax >= 0) {
+            const int b = ax == 2 ? 0 : ax + 1, e = b == 2 ? 0 : b + 1;
             T s = qd[v0];
             for (int r = 0; r < 6; r++) v[r] = vp[r];
-            v[2] += s;
-            /* c_i = v_i x (e_z qd_i) */
-            c[0] = s * v[1]; c[1] = -s * v[0]; c[2] = 0;
-            c[3] = s * v[4]; c[4] = -s * v[3]; c[5] = 0;
+            v[ax] += s;
+            /* c_i = v_i x (e_ax qd_i) */
+            c[b] = s * v[e]; c[e] = -s * v[b]; c[ax] = 0;
+            c[3 + b] = s * v[3 + e]; c[3 + e] = -s * v[3 + b]; c[3 + ax] = 0;
         } else {
             T vJ[6] = { 0 };
             const double *S = m->S + 6 * v0;
@@ -265,8 +275,8 @@ static inline int SP(aba)(const rbd_model *m, const SPT(xform) *Xtree, const SPT
             for (int l = 0; l < n; l++) s += Dinv[n * k + l] * y[l];
             qdd[v0 + k] = s;
         }
-        if (m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2) {
-            a[2] += qdd[v0];
+        if (SP(aba_axis)(m, i) >= 0) {
+            a[m->joint[i].axis_id] += qdd[v0];
         } else {
             const double *S = m->S + 6 * v0;
             for (int k = 0; k < n; k++)

@@ -1,6 +1,7 @@
 /*
  * The generic composer of fdcr, pin26-fd and fdsva-*: inner ID method +
- * M^-1 (rbd_options.minv) + DMM or AZA (fd_compose.h has the equations).
+ * M^-1 (rbd_options.minv) + DMM, AZA or the factored product (fd_compose.h
+ * has the equations).
  * Per evaluation:
  *   1. qdd0 = ABA(q, qd, tau) (rbd_aba), leaving Xup, IA, U, D^-1 in d;
  *   2. dID/dq, dID/dqd at (q, qd, qdd0) by the inner method;
@@ -9,10 +10,17 @@
  *      on q only, and are what its own ABA-like pass 2 would compute); the
  *      others run in their own scratch dm, so d keeps them for AZA;
  *   4. dqdd_du = -M^-1 dID/du by DMM or AZA.
- * With a ground backend (fdsva-1pass: c->ground) and the analytic M^-1 and
- * a DMM, steps 1-3 become one pass instead: the inner method's forward pass
- * at qdd = 0, rbd_fdg_solve (qdd0 and M^-1 in ground coordinates, the
- * forward pass brought to qdd0), then its backward pass alone.
+ * The factored product (fd_factored.c) replaces step 2's products and step
+ * 4: the inner method's forward pass, its t-vectors alone, then M^-1 times
+ * those.  With a ground backend, the analytic M^-1 and no AZA, c->pass may
+ * share the work of steps 1-3:
+ *  - RBD_PASS_SHARED (fdsva): the inner forward pass composes its X0 from
+ *    ABA's Xup (no joint transforms, no sincos), and M^-1 takes X0 and the
+ *    ground-frame S from it instead of composing them again;
+ *  - RBD_PASS_GROUND (fdsva-1pass): one pass instead: the inner method's
+ *    forward pass at qdd = 0, rbd_fdg_solve (qdd0 and M^-1 in ground
+ *    coordinates, the forward pass brought to qdd0), then its backward
+ *    pass alone.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
@@ -31,16 +39,16 @@ typedef struct {
     double *G, *tau;            /* [2 nv nv] dID/dq then dID/dqd; [nv] ID's tau */
     rbd_aza *aza;
     rbd_dmm_rows rows;
-    rbd_idg *g;                 /* the ground pipeline (c->ground): the inner method's forward pass */
-    double *zero;               /* [nv] qdd = 0 for it */
+    rbd_fdf *fdf;
+    double (*R)[24];            /* [nv] the t-vectors for the factored product */
+    rbd_fd_pass pass;           /* c->pass, or separate passes where it does not apply */
+    double *zero;               /* [nv] qdd = 0 for RBD_PASS_GROUND */
 } fdc_ws;
 
-/* fdsva's combination step by the size rule (fd_compose.h,
- * RBD_FDSVA_SPARSE_SIZE): the sparse DMM from RBD_FDSVA_SPARSE_MIN dofs
- * while the non-zero rows of dID/du (R entries in all) make an equivalent
- * dense size R / nv below RBD_FDSVA_SPARSE_SIZE, else dgemm below the
- * crossover nx and AZA from it.  Below nx, fdsva_measure replaces the rule
- * unless rbd_options.fdsva_dmm_rule. */
+/* fdsva's combination step (fd_compose.h): the factored product where
+ * dID/du's equivalent dense size R / nv reaches the crossover nx; below it,
+ * the sparse DMM from RBD_FDSVA_SPARSE_MIN dofs, else dgemm, which
+ * fdsva_measure replaces by a measurement unless rbd_options.fdsva_dmm_rule. */
 static rbd_combine fdsva_choice(const rbd_model *m, const rbd_dmm_rows *rows, int nx)
 {
     double R = 0;
@@ -48,8 +56,8 @@ static rbd_combine fdsva_choice(const rbd_model *m, const rbd_dmm_rows *rows, in
         int b = m->dof_body[j];
         for (int t = rows->off[b]; t < rows->off[b + 1]; t++) R += rows->run[2 * t + 1] - rows->run[2 * t];
     }
-    if (m->nv >= RBD_FDSVA_SPARSE_MIN && R / m->nv < RBD_FDSVA_SPARSE_SIZE) return RBD_COMBINE_DMM_SPARSE;
-    return m->nv < nx ? RBD_COMBINE_DMM_BLAS : RBD_COMBINE_AZA;
+    if (R / m->nv >= nx) return RBD_COMBINE_FACTORED;
+    return m->nv >= RBD_FDSVA_SPARSE_MIN ? RBD_COMBINE_DMM_SPARSE : RBD_COMBINE_DMM_BLAS;
 }
 
 static double seconds(void)
@@ -68,17 +76,16 @@ static double dmm_time(const rbd_model *m, const rbd_dmm_rows *rows, rbd_combine
     for (int r = 0; r < k; r++) {
         if (v == RBD_COMBINE_DMM_BLAS) rbd_dmm_blas_cols(m->nv, 2 * m->nv, Mi, G, X);
         else {
-            rbd_dmm_sparse(m, rows, Mi, G, X);
-            rbd_dmm_sparse(m, rows, Mi, G + nn, X + nn);
+            rbd_dmm_sparse(m, rows, Mi, G, G + nn, X, X + nn);
         }
     }
     return seconds() - t0;
 }
 
 /* fdsva below the crossover, by measurement: which of the sparse loop and
- * dgemm is faster depends on the machine (fd_compose.h: on a Xeon the loop
- * won on chains of 7-20 bodies, on an AMD EPYC dgemm did, and below 6 dofs
- * the other way round), so time both on this model's sizes and structure:
+ * dgemm is faster depends on the machine (methods/README.md: on a Xeon the
+ * loop won on chains of 7-20 bodies, on an AMD EPYC dgemm did, and below 6
+ * dofs the other way round), so time both on this model's sizes and structure:
  * enough calls per sample for >= 20 us, 5 alternating samples of each, the
  * minimum of each (load only ever adds time).  About a millisecond at init;
  * the values do not matter, only the shapes. */
@@ -116,8 +123,9 @@ void rbd_fdc_fini(void *p)
     if (w->idws) w->c->id->fini(w->idws);
     rbd_data_free(w->d);
     rbd_data_free(w->dm);
-    free(w->G); free(w->tau); free(w->zero);
+    free(w->G); free(w->tau); free(w->zero); free(w->R);
     rbd_aza_free(w->aza);
+    rbd_fdf_free(w->fdf);
     rbd_dmm_rows_fini(&w->rows);
     free(w);
 }
@@ -146,7 +154,7 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
         int nx = o->fdsva_crossover > 0 ? o->fdsva_crossover : RBD_FDSVA_CROSSOVER_DEFAULT;
         if ((rc = rbd_dmm_rows_init(m, &w->rows))) { rbd_fdc_fini(w); return rc; }
         w->combine = fdsva_choice(m, &w->rows, nx);
-        if (!o->fdsva_dmm_rule && m->nv < nx) w->combine = fdsva_measure(m, &w->rows);
+        if (!o->fdsva_dmm_rule && w->combine != RBD_COMBINE_FACTORED) w->combine = fdsva_measure(m, &w->rows);
         if (w->combine != RBD_COMBINE_DMM_SPARSE) rbd_dmm_rows_fini(&w->rows);
     }
     /* dID/du lives in this workspace only and is cleared once here, so the
@@ -160,12 +168,21 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
     w->G = calloc(2 * nv * nv, sizeof(double));
     w->tau = malloc(sizeof(double) * nv);
     if (w->combine == RBD_COMBINE_AZA && !(w->aza = rbd_aza_new(m))) { rbd_fdc_fini(w); return RBD_ENOMEM; }
-    /* one forward pass for FD, M^-1 and dID/du when the inner method has a
-     * ground backend; AZA reads ABA's body-frame IA, U, D^-1, and the other
-     * M^-1 variants are their own algorithms: those keep ABA */
-    if (c->ground && w->minv == RBD_MINV_ANALYTIC && w->combine != RBD_COMBINE_AZA) {
-        w->g = c->ground->idg(w->idws);
-        if (!(w->zero = calloc(nv + 1, sizeof *w->zero))) { rbd_fdc_fini(w); return rbd_fail(RBD_ENOMEM, "%s: out of memory", name); }
+    if (w->combine == RBD_COMBINE_FACTORED) {
+        if (!c->ground || !c->ground->tvecs) {
+            rbd_fdc_fini(w);
+            return rbd_fail(RBD_EINVAL, "%s: the factored product needs the inner method's t-vectors", name);
+        }
+        w->R = malloc(sizeof *w->R * nv);
+        if (!w->R || !(w->fdf = rbd_fdf_new(m))) { rbd_fdc_fini(w); return RBD_ENOMEM; }
+    }
+    /* the shared passes need the analytic M^-1 (the others are their own
+     * algorithms) and no AZA (it reads ABA's body-frame IA, U, D^-1, which
+     * fd_ground.c does not make) */
+    w->pass = w->minv == RBD_MINV_ANALYTIC && w->combine != RBD_COMBINE_AZA ? c->pass : RBD_PASS_SEPARATE;
+    if (w->pass == RBD_PASS_GROUND && !(w->zero = calloc(nv + 1, sizeof *w->zero))) {
+        rbd_fdc_fini(w);
+        return rbd_fail(RBD_ENOMEM, "%s: out of memory", name);
     }
     if (w->combine == RBD_COMBINE_DMM_SPARSE && !w->rows.off && (rc = rbd_dmm_rows_init(m, &w->rows))) {
         rbd_fdc_fini(w);
@@ -189,18 +206,29 @@ int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
     const rbd_model *m = w->m;
     const size_t nn = (size_t)m->nv * (size_t)m->nv;
     int rc;
-    if (w->g) {
-        rbd_idg_forward(m, w->g, x->q, x->v, w->zero);
-        if ((rc = rbd_fdg_solve(m, w->d, w->g, x->tau, out->qdd, out->dqdd_dtau))) return rc;
-        w->c->ground->backward(w->idws, w->tau, w->G, w->G + nn);
+    rbd_idg *g = w->pass != RBD_PASS_SEPARATE || w->combine == RBD_COMBINE_FACTORED ? w->c->ground->idg(w->idws) : NULL;
+    if (w->pass == RBD_PASS_GROUND) {
+        rbd_idg_forward(m, g, x->q, x->v, w->zero);
+        if ((rc = rbd_fdg_solve(m, w->d, g, x->tau, out->qdd, out->dqdd_dtau))) return rc;
     } else {
         if ((rc = rbd_aba(m, w->d, x->q, x->v, x->tau, out->qdd))) return rc;
-        const rbd_state xa = { .q = x->q, .v = x->v, .a = out->qdd };
-        rbd_derivs di = { .tau = w->tau, .dtau_dq = w->G, .dtau_dv = w->G + nn };
-        if ((rc = w->c->id->eval(w->idws, &xa, &di))) return rc;
-        if (w->minv == RBD_MINV_ANALYTIC) rbd_minv_analytic_after_aba(m, w->d, out->dqdd_dtau);
-        else if ((rc = rbd_minv(m, w->dm, w->minv, x->q, out->dqdd_dtau))) return rc;
+        if (w->pass == RBD_PASS_SHARED) {
+            rbd_idg_forward_xup(m, g, w->d->Xup, x->v, out->qdd);
+            rbd_minv_analytic_after_idg(m, w->d, g->X0, (const double (*)[6])g->S, out->dqdd_dtau);
+        } else {
+            if (g) {
+                rbd_idg_forward(m, g, x->q, x->v, out->qdd);
+            } else {
+                const rbd_state xa = { .q = x->q, .v = x->v, .a = out->qdd };
+                rbd_derivs di = { .tau = w->tau, .dtau_dq = w->G, .dtau_dv = w->G + nn };
+                if ((rc = w->c->id->eval(w->idws, &xa, &di))) return rc;
+            }
+            if (w->minv == RBD_MINV_ANALYTIC) rbd_minv_analytic_after_aba(m, w->d, out->dqdd_dtau);
+            else if ((rc = rbd_minv(m, w->dm, w->minv, x->q, out->dqdd_dtau))) return rc;
+        }
     }
+    if (w->pass != RBD_PASS_SEPARATE && w->combine != RBD_COMBINE_FACTORED)
+        w->c->ground->backward(w->idws, w->tau, w->G, w->G + nn);
     const double *Mi = out->dqdd_dtau;
     switch (w->combine) {
     case RBD_COMBINE_DMM_BLAS:
@@ -216,8 +244,11 @@ int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
         rbd_dmm_loop(m->nv, Mi, w->G + nn, out->dqdd_dv);
         break;
     case RBD_COMBINE_DMM_SPARSE:
-        rbd_dmm_sparse(m, &w->rows, Mi, w->G, out->dqdd_dq);
-        rbd_dmm_sparse(m, &w->rows, Mi, w->G + nn, out->dqdd_dv);
+        rbd_dmm_sparse(m, &w->rows, Mi, w->G, w->G + nn, out->dqdd_dq, out->dqdd_dv);
+        break;
+    case RBD_COMBINE_FACTORED:
+        w->c->ground->tvecs(w->idws, w->tau, w->R);
+        rbd_fdf_solve(m, w->fdf, Mi, g, (const double (*)[24])w->R, out->dqdd_dq, out->dqdd_dv);
         break;
     default:
         rbd_aza_solve(m, w->d, w->aza, w->G, out->dqdd_dq);

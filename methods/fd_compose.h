@@ -5,13 +5,15 @@
  *   qdd0 = ABA(q, qd, tau),  dFD/du = -M^-1 dID/du |(q, qd, qdd0)  (u = q, qd),
  *   dFD/dtau = M^-1,
  *
- * with one of two ways to form -M^-1 dID/du:
+ * with one of three ways to form -M^-1 dID/du:
  *  - DMM: the dense product with M^-1 (OpenBLAS dgemm, a plain loop, or a
  *    loop that skips the structurally zero entries of dID/du);
  *  - AZA: ABA(q, 0, b, 0) of eq. (34) on each column b of dID/du, reusing
  *    the kinematics (Xup) and the articulated-body inertias (IA_i, U_i,
  *    D_i^-1) of the qdd0 evaluation: IA does not depend on qd or tau, so
- *    ABA(q, qd, tau) leaves exactly what ABA(q, 0, b, 0) needs.
+ *    ABA(q, qd, tau) leaves exactly what ABA(q, 0, b, 0) needs;
+ *  - factored (IDSVA only): M^-1 times the factors of lines 17-20 of
+ *    IDSVA's Algorithm 1, whose products are dID/du (fd_factored.c).
  * fdcr, pin26-fd and the fdsva-* methods differ only in the inner ID method
  * and in that combination step (fd_compose.c), so their timings compare
  * those parts alone.
@@ -22,58 +24,19 @@
 #include "dynamics.h"
 #include "method.h"
 
-/* fdsva's default switch from DMM (dgemm) to AZA, in dofs, where the sparse
- * DMM below does not apply (chains; rbd_options.fdsva_crossover overrides
- * it).  Measured on the development machine (a 2-CPU VM, AVX-512, OpenBLAS
- * 0.3.21 SkylakeX kernels, gcc 12 -O3 -march=native), quiet, in the paper
- * sweep (results/2026-11-22-paper, paired rounds):
- *  - `crossover fdsva-aza fdsva-dmm` (sign test, 88-142 paired
- *    repetitions) bracketed it in [118, 126] on bf = 1 and [126, 141] on
- *    bf = 5;
- *  - at N = 150 on the chain, fdsva-aza took 0.88x of dgemm's fdsva
- *    (18/21 rounds).
- * So 130.  The compiler matrix (results/2026-11-22-compiler-matrix) puts it
- * at 118-139 for gcc native and 226-250 for clang native, 63-85 without the
- * vector ISA.  The earlier 170 came from timings under load.  Re-measure
- * for another machine or compiler (harness/README.md, "FD-method options")
- * and change it here or pass --fdsva-crossover. */
-#define RBD_FDSVA_CROSSOVER_DEFAULT 130
+/* fdsva's switch from DMM to the factored product (fd_factored.c), as an
+ * equivalent dense size R / nv of dID/du, R the number of entries of dID/dq
+ * that can be non-zero (nv on a chain, about twice the depth on a branched
+ * tree); rbd_options.fdsva_crossover overrides it.  The factored product
+ * costs about 54 nv^2 FMAs on any tree, the sparse DMM about 2 nv R after
+ * IDSVA's products, dgemm 2 nv^3: 30, measured (methods/README.md, "The
+ * factored product"). */
+#define RBD_FDSVA_CROSSOVER_DEFAULT 30
 
-/* Below the crossover fdsva times the sparse DMM and dgemm at init and keeps
- * the faster (fd_compose.c, fdsva_measure).  The measurements below set the
- * fixed rule that rbd_options.fdsva_dmm_rule restores, and that still
- * decides past the crossover.
- *
- * Below the crossover, of the two dense DMMs, dgemm wins at every size:
- * timed apart (taskset -c 1, min of 15 rounds), the one n x 2n dgemm took
- * 46-69 ns at N = 2..6, 260 ns at N = 10, 1.4 us at N = 24 (bf 1 and 5),
- * 87 ns on ur5 and 0.73 us on hyq, against 65-250 ns, 0.7-0.8 us,
- * 3.2-4.8 us, 0.38 us and 2.5 us for rbd_dmm_loop twice (OpenBLAS 0.3.21's
- * small-matrix kernels).
- *
- * But when dID/du is mostly structural zeros or small, fdsva uses the
- * DMM that skips the zero rows (rbd_dmm_sparse) while R / nv <
- * RBD_FDSVA_SPARSE_SIZE, R the number of entries of dID/dq that can be
- * non-zero (an equivalent dense size: nv on a chain, about twice the depth
- * on a branched tree).  Measured in one paired sweep
- * (results/2026-11-22-paired, tables.md): against fdsva with dgemm the
- * sparse loop took 0.84-0.89x on chains of 7-20 bodies, 1.01x at 30 and
- * 1.27x at 50; 0.44-0.88x on every bf = 2, 5 tree from 7 to 100 bodies and
- * 0.85-0.91x on the robots (ur3 ... hyq).  On a branched tree of depth d it
- * costs O(nv^2 d) against AZA's O(nv^2) with a large constant, so it stays
- * ahead of AZA past the crossover too: paired, N = 200 and 500, bf = 2 and
- * 5, fdsva-aza took 1.7-2.6x and fdsva-dmm (dgemm) 2.5-5.8x the sparse
- * DMM's time.
- * Machine-dependent: on an AMD EPYC (Zen 4; OpenBLAS picks its Zen kernels
- * there) dgemm won on chains instead, at 0.91-0.98x of the sparse loop
- * for 6-20 bodies (0-1/11 rounds). On bf = 2 and 5 the two tied, or the
- * sparse loop won by up to 4% (one `rbdiff time` run, 2026-11-23).  Kept
- * as measured on the Xeon of the anchors. */
-#define RBD_FDSVA_SPARSE_SIZE 30
-/* ... and from 6 dofs: below, OpenBLAS's small-matrix dgemm kernel wins
- * (paired, results/2026-11-22-paired before this limit: fdsva-dmm took
- * 0.92-0.96x of the sparse fdsva at N = 3 and 5 on bf = 1, 2, 5 (3/11 to
- * 5/11 rounds), 1.04-1.16x from 6 dofs: ur3, ur5, N = 7). */
+/* Below it fdsva times the sparse DMM and dgemm at init and keeps the
+ * faster, as which wins depends on the machine (fd_compose.c,
+ * fdsva_measure); with rbd_options.fdsva_dmm_rule it takes the sparse DMM
+ * from this many dofs and dgemm below (methods/README.md, "fdsva's DMM"). */
 #define RBD_FDSVA_SPARSE_MIN 6
 
 typedef enum {
@@ -81,18 +44,26 @@ typedef enum {
     RBD_COMBINE_DMM_LOOP,       /* plain column-by-column loop               */
     RBD_COMBINE_DMM_SPARSE,     /* loop over the non-zero rows of dID/du only */
     RBD_COMBINE_AZA,            /* eq. (34) on blocks of columns             */
-    RBD_COMBINE_SWITCH          /* fdsva: sparse DMM, or dgemm below the crossover, else AZA */
+    RBD_COMBINE_FACTORED,       /* M^-1 times IDSVA's factors (fd_factored.c) */
+    RBD_COMBINE_SWITCH          /* fdsva: sparse DMM or dgemm below the crossover, else factored */
 } rbd_combine;
+
+/* How qdd0, M^-1 and the ID method's forward pass share their work. */
+typedef enum {
+    RBD_PASS_SEPARATE,          /* ABA, M^-1 and the ID method each their own passes           */
+    RBD_PASS_SHARED,            /* ABA; the ID forward pass and M^-1's ground columns from its Xup */
+    RBD_PASS_GROUND             /* the ID forward pass alone, with ABA in it (fd_ground.c)     */
+} rbd_fd_pass;
 
 struct rbd_idg_backend_s;
 typedef struct {
     const rbd_method *self;     /* the composed method (name, joints)        */
     const rbd_method *id;       /* the inner ID-derivative method            */
     rbd_combine combine;
-    /* the inner method's ground-frame backward pass (id_ground.h), or NULL:
-     * with it, qdd0 and the analytic M^-1 come from its forward pass
-     * (fd_ground.c) instead of ABA and a pass of their own */
+    /* the inner method's ground-frame backward pass (id_ground.h), or NULL;
+     * RBD_COMBINE_FACTORED takes its t-vectors */
     const struct rbd_idg_backend_s *ground;
+    rbd_fd_pass pass;           /* RBD_PASS_SEPARATE unless ground */
 } rbd_fd_compose;
 
 int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options *o, void **ws);
@@ -104,6 +75,10 @@ void rbd_fdc_fini(void *ws);
  * columns and the O(N^2) sweeps remain.  Leaves Xup, IA, U, D^-1 as they
  * are (AZA reads them next). */
 void rbd_minv_analytic_after_aba(const rbd_model *m, rbd_data *d, double *Minv);
+/* The same with the ground transforms X0 and joint columns S0 of a
+ * ground-frame pass at the same q (id_ground.h, rbd_idg_forward_xup). */
+void rbd_minv_analytic_after_idg(const rbd_model *m, rbd_data *d, const sp_xform *X0, const double (*S0)[6],
+                                 double *Minv);
 
 /* ---- DMM (dmm.c): X = -Minv G for the n x n column-major Minv, G ---- */
 /* X = -Minv G for the n x k column-major G, X (one dgemm for both dID/du). */
@@ -119,7 +94,21 @@ typedef struct {
 
 int rbd_dmm_rows_init(const rbd_model *m, rbd_dmm_rows *r);
 void rbd_dmm_rows_fini(rbd_dmm_rows *r);
-void rbd_dmm_sparse(const rbd_model *m, const rbd_dmm_rows *r, const double *Minv, const double *G, double *X);
+/* Xq = -Minv Gq and Xv = -Minv Gv for dID/dq and dID/dqd (the same rows can be non-zero). */
+void rbd_dmm_sparse(const rbd_model *m, const rbd_dmm_rows *r, const double *Minv, const double *Gq, const double *Gv,
+                    double *Xq, double *Xv);
+
+/* ---- the factored product (fd_factored.c) ---- */
+typedef struct rbd_fdf rbd_fdf;
+struct rbd_idg;
+
+rbd_fdf *rbd_fdf_new(const rbd_model *m);
+void rbd_fdf_free(rbd_fdf *f);
+/* Xq = -M^-1 dID/dq, Xv = -M^-1 dID/dqd (nv x nv, column-major, every entry
+ * written) from the full M^-1, the per-dof S, Psi_dot, Psi_ddot and
+ * S_dot + Psi_dot of g and the t1..t4 of R (rbd_idg_backend.tvecs). */
+void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const struct rbd_idg *g,
+                   const double (*R)[24], double *Xq, double *Xv);
 
 /* ---- AZA (aza.c) ---- */
 typedef struct rbd_aza rbd_aza;

@@ -7,7 +7,8 @@
 
 extern const rbd_method rbd_method_rneacr, rbd_method_fdcr;
 
-static const rbd_fd_compose fdcr = { &rbd_method_fdcr, &rbd_method_rneacr, RBD_COMBINE_DMM_BLAS, NULL };
+static const rbd_fd_compose fdcr = { &rbd_method_fdcr, &rbd_method_rneacr, RBD_COMBINE_DMM_BLAS, NULL,
+                                     RBD_PASS_SEPARATE };
 
 static int fdcr_init(const rbd_model *m, const rbd_options *o, void **ws) { return rbd_fdc_init(&fdcr, m, o, ws); }
 

@@ -17,9 +17,9 @@
 
 #include "rbd.h"
 
-typedef struct {
+typedef struct rbd_idg {
     int nb, nv;
-    unsigned char *fast;            /* [nb] revolute about local z: S = e_z      */
+    signed char *axis;              /* [nb] a for a revolute joint about e_a, else -1 */
     sp_xform *X0;                   /* [nb] ground -> body                        */
     double (*v)[6], (*a)[6];        /* [nb] ground-frame velocity, acceleration   */
     /* per dof: S, Psi_dot (eq. 31), Psi_ddot (eq. 31), S_dot + Psi_dot          */
@@ -35,6 +35,9 @@ typedef struct rbd_idg_backend_s {
     rbd_idg *(*idg)(void *ws);      /* the method's forward-pass workspace             */
     /* tau, dtau/dq, dtau/dqd from the forward pass left in idg(ws) */
     void (*backward)(void *ws, double *restrict tau, double *restrict dq, double *restrict dv);
+    /* or NULL; lines 12-16 and 21-23 alone: tau and each dof's t1, t2, t3, t4
+     * (R[j], 24 numbers), the factors of dtau/dq and dtau/dqd (fd_factored.c) */
+    void (*tvecs)(void *ws, double *restrict tau, double (*restrict R)[24]);
 } rbd_idg_backend;
 
 extern const rbd_idg_backend rbd_idsva_backend, rbd_pin26_backend;
@@ -45,6 +48,9 @@ void rbd_idg_fini(rbd_idg *w);
 /* Alg. 1 lines 1-11: fills X0, v, a, the per-dof vectors and the single-body
  * values of IC, dIC, hC, fC (the backward pass accumulates them). */
 void rbd_idg_forward(const rbd_model *m, rbd_idg *w, const double *q, const double *qd, const double *qdd);
+/* The same, with X0 composed from the parent -> body transforms Xup that
+ * an ABA at the same q left (rbd_data.Xup): no joint transforms, no sincos. */
+void rbd_idg_forward_xup(const rbd_model *m, rbd_idg *w, const sp_xform *Xup, const double *qd, const double *qdd);
 
 /* Alg. 1 lines 13-16 for dof j of body i (composites complete):
  * t1 = I^C S, t2 = 2B^C S + I^C (S_dot + Psi_dot),

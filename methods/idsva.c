@@ -142,12 +142,27 @@ static void idsva_backward(void *p, double *restrict tau, double *restrict dq, d
                                 (const double (*)[24])R };
     idsva_chain_products(&in, dq, dv);                                          /* lines 17-20 */
 }
+/* Lines 12-16 and 21-23 alone: tau and the t1..t4 of every dof. */
+static void idsva_tvecs(void *p, double *restrict tau, double (*restrict R)[24])
+{
+    idsva_ws *w = p;
+    const rbd_model *m = w->m;
+    rbd_idg *g = &w->g;
+    for (int i = m->nb - 1; i >= 0; i--) {
+        for (int j = m->idx_v[i]; j < m->idx_v[i] + m->nv_of[i]; j++) {
+            rbd_idg_tvec(g, i, j, R[j], R[j] + 6, R[j] + 12, R[j] + 18);
+            tau[j] = dot6(g->S[j], g->fC[i]);
+        }
+        if (m->parent[i] >= 0) rbd_idg_accumulate(g, i, m->parent[i]);
+    }
+}
+
 static rbd_idg *idsva_idg(void *p)
 {
     return &((idsva_ws *)p)->g;
 }
 
-const rbd_idg_backend rbd_idsva_backend = { idsva_idg, idsva_backward };
+const rbd_idg_backend rbd_idsva_backend = { idsva_idg, idsva_backward, idsva_tvecs };
 
 static int idsva_eval(void *p, const rbd_state *x, rbd_derivs *out)
 {

@@ -24,7 +24,9 @@ typedef struct {
     rbd_minv_kind minv;     /* M^-1 variant of the FD methods (default analytic) */
     int fd_forward;         /* finite differences: forward instead of central   */
     double cs_step;         /* complex step h (default 1e-20)                    */
-    int fdsva_crossover;    /* fdsva: DMM below this nv, AZA at and above; 0 = built-in default */
+    /* fdsva: DMM below this equivalent dense size of dID/du (nv on a chain),
+     * the factored product at and above; 0 = built-in default */
+    int fdsva_crossover;
     /* fdsva below the crossover: 0 (default) times the sparse loop and dgemm
      * at init on this model and keeps the faster; 1 takes the fixed size
      * rule of fd_compose.h (reproducible, tuned on one machine) */

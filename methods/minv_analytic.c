@@ -54,16 +54,43 @@ static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q
     return RBD_OK;
 }
 
-/* X0_i from Xup, and the ground-frame columns S0, SD0 = 0S D^-1, U0 = 0U D^-1. */
-static void ground_columns(const rbd_model *m, rbd_data *d)
+/* X0_i from Xup, and the ground-frame joint columns 0S = X0^-1 S. */
+static void ground_transforms(const rbd_model *m, rbd_data *d)
 {
     for (int i = 0; i < m->nb; i++) {
-        const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
-        const double *Dinv = d->Dinv + 36 * i;
+        const int v0 = m->idx_v[i], p = m->parent[i], ax = sp_aba_axis(m, i);
+        const sp_xform *X = &d->X0[i];
         if (p >= 0) sp_xform_compose(&d->Xup[i], &d->X0[p], &d->X0[i]);
         else d->X0[i] = d->Xup[i];
-        const sp_xform *X0 = &d->X0[i];
+        if (ax >= 0) {                                  /* X0^-1 e_ax: row ax of E, then r x it */
+            double *S = d->S0[v0];
+            S[0] = X->E[3 * ax]; S[1] = X->E[3 * ax + 1]; S[2] = X->E[3 * ax + 2];
+            sp_cross3(X->r, S, S + 3);
+            continue;
+        }
+        for (int k = 0; k < m->nv_of[i]; k++) sp_xform_inv_motion(X, m->S + 6 * (v0 + k), d->S0[v0 + k]);
+    }
+}
+
+/* The sweeps' other columns from X0 and S0: 0U = X0^T U, U0 = X0^T (U D^-1),
+ * SD0 = 0S D^-1. */
+static void ground_columns(const rbd_model *m, rbd_data *d, const sp_xform *X0)
+{
+    for (int i = 0; i < m->nb; i++) {
+        const int v0 = m->idx_v[i], n = m->nv_of[i];
+        const double *Dinv = d->Dinv + 36 * i;
         double UD[6][6];
+        if (n == 1) {                                   /* the loops below with one term */
+            double SD[6];
+            for (int r = 0; r < 6; r++) {
+                UD[0][r] = d->U[v0][r] * Dinv[0];
+                SD[r] = d->S0[v0][r] * Dinv[0];
+            }
+            sp_xform_T_force(&X0[i], d->U[v0], d->UG[v0]);
+            sp_xform_T_force(&X0[i], UD[0], d->U0[v0]);
+            for (int r = 0; r < 6; r++) d->SD0[v0][r] = SD[r];
+            continue;
+        }
         for (int b = 0; b < n; b++)
             for (int r = 0; r < 6; r++) {
                 double s = 0;
@@ -71,9 +98,8 @@ static void ground_columns(const rbd_model *m, rbd_data *d)
                 UD[b][r] = s;
             }
         for (int k = 0; k < n; k++) {
-            sp_xform_T_force(X0, d->U[v0 + k], d->UG[v0 + k]);           /* 0U = X0^T U */
-            sp_xform_T_force(X0, UD[k], d->U0[v0 + k]);                  /* 0U D^-1 = X0^T U D^-1 */
-            sp_xform_inv_motion(X0, m->S + 6 * (v0 + k), d->S0[v0 + k]);
+            sp_xform_T_force(&X0[i], d->U[v0 + k], d->UG[v0 + k]);
+            sp_xform_T_force(&X0[i], UD[k], d->U0[v0 + k]);
         }
         for (int b = 0; b < n; b++)
             for (int r = 0; r < 6; r++) {
@@ -101,6 +127,26 @@ static void back_1dof(int j0, int j1, const double *SD, const double *u, double 
         row[j] = y;
         F0[j] += u[0] * y; F1[j] += u[1] * y; F2[j] += u[2] * y;
         F3[j] += u[3] * y; F4[j] += u[4] * y; F5[j] += u[5] * y;
+    }
+}
+
+/* backward, a row alone: y = -(0S D^-1)^T F_j (a root's F is never read again) */
+static void back_row(int j0, int j1, const double *SD, double *restrict row, CROWS(F))
+{
+    for (int j = j0; j < j1; j++) {
+        double y = 0;
+        y -= SD[0] * F0[j]; y -= SD[1] * F1[j]; y -= SD[2] * F2[j];
+        y -= SD[3] * F3[j]; y -= SD[4] * F4[j]; y -= SD[5] * F5[j];
+        row[j] = y;
+    }
+}
+
+/* F_j += u y_j, or A_j += S y_j */
+static void acc6(int j0, int j1, const double *u, const double *restrict y, ROWS(F))
+{
+    for (int j = j0; j < j1; j++) {
+        F0[j] += u[0] * y[j]; F1[j] += u[1] * y[j]; F2[j] += u[2] * y[j];
+        F3[j] += u[3] * y[j]; F4[j] += u[4] * y[j]; F5[j] += u[5] * y[j];
     }
 }
 
@@ -151,24 +197,15 @@ void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *Minv)
         }
         for (int c = 0; c < n; c++)                            /* own columns: pA = 0 there */
             for (int k = 0; k < 6; k++) F[k][v0 + c] = d->U0[v0 + c][k];
-        if (n == 1) {
+        if (n == 1 && m->parent[i] >= 0) {
             back_1dof(v0 + 1, ve, d->SD0[v0], U[0], Minv + ld * v0, F[0], F[1], F[2], F[3], F[4], F[5]);
             continue;
         }
-        for (int r = 0; r < n; r++) {
-            const double *SD = d->SD0[v0 + r];
-            double *row = Minv + ld * (v0 + r);
-            for (int j = v0 + n; j < ve; j++) {
-                double y = 0;
-                for (int k = 0; k < 6; k++) y -= SD[k] * F[k][j];
-                row[j] = y;
-            }
-        }
-        for (int r = 0; r < n; r++) {                          /* after all rows: they read F unchanged */
-            const double *row = Minv + ld * (v0 + r);
-            for (int j = v0 + n; j < ve; j++)
-                for (int k = 0; k < 6; k++) F[k][j] += U[r][k] * row[j];
-        }
+        for (int r = 0; r < n; r++)
+            back_row(v0 + n, ve, d->SD0[v0 + r], Minv + ld * (v0 + r), F[0], F[1], F[2], F[3], F[4], F[5]);
+        if (m->parent[i] >= 0)
+            for (int r = 0; r < n; r++)                        /* after all rows: they read F unchanged */
+                acc6(v0 + n, ve, U[r], Minv + ld * (v0 + r), F[0], F[1], F[2], F[3], F[4], F[5]);
     }
     /* forward pass: Minv(i, j >= i) -= D^-1 0U^T A_lambda(i); A_i = A_lambda(i) + 0S_i Minv(i, .) */
     for (int i = 0; i < nb; i++) {
@@ -196,26 +233,14 @@ void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *Minv)
             continue;
         }
         if (p >= 0)
-            for (int r = 0; r < n; r++) {
-                const double *UD = d->U0[v0 + r];
-                double *row = Minv + ld * (v0 + r);
-                for (int j = v0; j < nv; j++) {
-                    double s = 0;
-                    for (int k = 0; k < 6; k++) s += UD[k] * Ap[k][j];
-                    row[j] -= s;
-                }
-            }
+            for (int r = 0; r < n; r++)
+                fwd_1dof_leaf(v0, nv, d->U0[v0 + r], Minv + ld * (v0 + r), Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5]);
         if (leaf) continue;
-        for (int k = 0; k < 6; k++) {
-            double *Ak = A[k];
-            if (p >= 0) { const double *Apk = Ap[k]; for (int j = v0; j < nv; j++) Ak[j] = Apk[j]; }
-            else for (int j = v0; j < nv; j++) Ak[j] = 0;
-            for (int r = 0; r < n; r++) {
-                const double *row = Minv + ld * (v0 + r);
-                const double s = d->S0[v0 + r][k];
-                for (int j = v0; j < nv; j++) Ak[j] += s * row[j];
-            }
-        }
+        if (A[0] != Ap[0])
+            for (int k = 0; k < 6; k++)
+                for (int j = v0; j < nv; j++) A[k][j] = p >= 0 ? Ap[k][j] : 0;
+        for (int r = 0; r < n; r++)
+            acc6(v0, nv, d->S0[v0 + r], Minv + ld * (v0 + r), A[0], A[1], A[2], A[3], A[4], A[5]);
     }
     rbd_sym_from_lower(nv, Minv);
 }
@@ -225,7 +250,8 @@ int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *
     if (!m || !d || !q || !Minv) return rbd_fail(RBD_EINVAL, "rbd_minv: null argument");
     int rc = articulated_inertias(m, d, q);
     if (rc) return rc;
-    ground_columns(m, d);
+    ground_transforms(m, d);
+    ground_columns(m, d, d->X0);
     rbd_minv_analytic_sweeps(m, d, Minv);
     return RBD_OK;
 }
@@ -234,6 +260,18 @@ int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *
  * articulated_inertias' pass (its IA, U, D^-1 are independent of qd, tau). */
 void rbd_minv_analytic_after_aba(const rbd_model *m, rbd_data *d, double *Minv)
 {
-    ground_columns(m, d);
+    ground_transforms(m, d);
+    ground_columns(m, d, d->X0);
+    rbd_minv_analytic_sweeps(m, d, Minv);
+}
+
+/* ... and with X0 and 0S from a ground-frame pass at the same q as well
+ * (rbd_idg_forward_xup), so no transform is made twice. */
+void rbd_minv_analytic_after_idg(const rbd_model *m, rbd_data *d, const sp_xform *X0, const double (*S0)[6],
+                                 double *Minv)
+{
+    for (int j = 0; j < m->nv; j++)
+        for (int r = 0; r < 6; r++) d->S0[j][r] = S0[j][r];
+    ground_columns(m, d, X0);
     rbd_minv_analytic_sweeps(m, d, Minv);
 }

@@ -145,7 +145,7 @@ static rbd_idg *pin_idg(void *p)
     return &((pin_ws *)p)->g;
 }
 
-const rbd_idg_backend rbd_pin26_backend = { pin_idg, pin_backward };
+const rbd_idg_backend rbd_pin26_backend = { pin_idg, pin_backward, NULL };
 
 static int pin_eval(void *p, const rbd_state *x, rbd_derivs *out)
 {

@@ -7,7 +7,8 @@
 
 extern const rbd_method rbd_method_pin26, rbd_method_pin26_fd;
 
-static const rbd_fd_compose pin26_fd = { &rbd_method_pin26_fd, &rbd_method_pin26, RBD_COMBINE_DMM_BLAS, NULL };
+static const rbd_fd_compose pin26_fd = { &rbd_method_pin26_fd, &rbd_method_pin26, RBD_COMBINE_DMM_BLAS, NULL,
+                                         RBD_PASS_SEPARATE };
 
 static int pin26_fd_init(const rbd_model *m, const rbd_options *o, void **ws)
 {

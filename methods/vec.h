@@ -9,6 +9,8 @@
 
 typedef double rbd_v4 __attribute__((vector_size(4 * sizeof(double))));
 typedef double rbd_v2 __attribute__((vector_size(2 * sizeof(double))));
+/* one AVX-512 register, or two AVX2 or four SSE2 ones (dmm.c) */
+typedef double rbd_v8 __attribute__((vector_size(8 * sizeof(double))));
 
 /* unaligned moves; by pointer, so no vector crosses a call boundary by
  * value (an ABI that depends on -mavx) */
@@ -25,6 +27,16 @@ static inline void rbd_store4(double *p, const rbd_v4 *x)
 static inline void rbd_load2(rbd_v2 *x, const double *p)
 {
     memcpy(x, p, sizeof *x);
+}
+
+static inline void rbd_load8(rbd_v8 *x, const double *p)
+{
+    memcpy(x, p, sizeof *x);
+}
+
+static inline void rbd_store8(double *p, const rbd_v8 *x)
+{
+    memcpy(p, x, sizeof *x);
 }
 
 #endif
