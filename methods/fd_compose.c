@@ -14,10 +14,9 @@
  * 4: the inner method's forward pass, its t-vectors alone, then M^-1 times
  * those.  With a ground backend, the analytic M^-1 and no AZA, c->pass may
  * share the work of steps 1-3:
- *  - RBD_PASS_SHARED (fdsva): the inner forward pass takes ABA's Xup and
- *    its cos, sin (no joint transforms, no second sincos), in the same
- *    order of operations, so the results are bit for bit those of the
- *    separate passes;
+ *  - RBD_PASS_SHARED (fdsva): the inner forward pass takes ABA's cos, sin
+ *    of the joints about z instead of a second sincos; the results are bit
+ *    for bit those of the separate passes;
  *  - RBD_PASS_GROUND (fdsva-1pass): one pass instead: the inner method's
  *    forward pass at qdd = 0, rbd_fdg_solve (qdd0 and M^-1 in ground
  *    coordinates, the forward pass brought to qdd0), then its backward

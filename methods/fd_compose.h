@@ -51,7 +51,7 @@ typedef enum {
 /* How qdd0, M^-1 and the ID method's forward pass share their work. */
 typedef enum {
     RBD_PASS_SEPARATE,          /* ABA, M^-1 and the ID method each their own passes           */
-    RBD_PASS_SHARED,            /* ABA; the ID forward pass from its Xup and cos, sin          */
+    RBD_PASS_SHARED,            /* ABA, then the ID forward pass with its cos, sin of q        */
     RBD_PASS_GROUND             /* the ID forward pass alone, with ABA in it (fd_ground.c)     */
 } rbd_fd_pass;
 

@@ -13,7 +13,7 @@
  *                     30 dofs and up); below, the faster of fdsva-dmm-sparse
  *                     and fdsva-dmm, timed at init on this machine (or by
  *                     the size rule with rbd_options.fdsva_dmm_rule).
- *                     IDSVA's forward pass and M^-1 reuse ABA's transforms
+ *                     IDSVA's forward pass reuses ABA's cos, sin
  *                     (RBD_PASS_SHARED).  fdsva-dmm is the paper's
  *                     FDSVA-with-DMM, with passes of its own as pin26-fd:
  *                     the one to set against pin26-fd for the same DMM.
