@@ -43,7 +43,8 @@ extern const rbd_method rbd_method_idsva, rbd_method_fdsva, rbd_method_fdsva_dmm
 
 FDSVA(fdsva, "fdsva", RBD_COMBINE_SWITCH, RBD_PASS_SHARED,
       "FDSVA: IDSVA + M^-1 + sparse DMM or dgemm DMM (the faster, timed at init) or the factored product; sec. IV-C")
-FDSVA(fdsva_dmm, "fdsva-dmm", RBD_COMBINE_DMM_BLAS, RBD_PASS_SEPARATE, "IDSVA + M^-1 + DMM by OpenBLAS dgemm; eq. (5), Fig. 7")
+FDSVA(fdsva_dmm, "fdsva-dmm", RBD_COMBINE_DMM_BLAS, RBD_PASS_SEPARATE,
+      "IDSVA + M^-1 + DMM by OpenBLAS dgemm; eq. (5), Fig. 7")
 FDSVA(fdsva_dmm_loop, "fdsva-dmm-loop", RBD_COMBINE_DMM_LOOP, RBD_PASS_SEPARATE,
       "IDSVA + M^-1 + DMM by a plain column loop (no BLAS); eq. (5)")
 FDSVA(fdsva_dmm_sparse, "fdsva-dmm-sparse", RBD_COMBINE_DMM_SPARSE, RBD_PASS_SEPARATE,
