@@ -11,7 +11,7 @@ int rbd_aba(const rbd_model *m, rbd_data *d, const double *q, const double *qd, 
             double *qdd)
 {
     if (!m || !d || !q || !qd || !tau || !qdd) return rbd_fail(RBD_EINVAL, "rbd_aba: null argument");
-    const sp_aba_ws w = { d->Xup, d->v, d->c, d->pA, d->a, d->IA, d->U, d->Dinv, d->u };
+    const sp_aba_ws w = { d->Xup, d->v, d->c, d->pA, d->a, d->IA, d->U, d->Dinv, d->u, d->cs };
     int i = sp_aba(m, m->Xtree, m->inertia, &w, q, qd, tau, qdd);
     if (i >= 0)
         return rbd_fail(RBD_ESINGULAR, "aba: joint '%s' (body '%s'): S^T IA S is singular at this "

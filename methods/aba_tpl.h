@@ -23,6 +23,7 @@ typedef struct {
     T (*U)[6];                  /* [nv] IA_i S_i                     */
     T *Dinv;                    /* [36*nb] n_i x n_i, row-major      */
     T *u;                       /* [nv] tau_i - S_i^T pA_i           */
+    T (*cs)[2];                 /* [nb] or NULL: cos, sin of q_i for joints about an axis */
 } SPT(aba_ws);
 
 static inline double SP(re)(T x) { return creal(x); }
@@ -213,6 +214,7 @@ static inline int SP(aba)(const rbd_model *m, const SPT(xform) *Xtree, const SPT
         const int ax = SP(aba_axis)(m, i);
         if (ax >= 0) {
             const int b = ax == 2 ? 0 : ax + 1, e = b == 2 ? 0 : b + 1;
+            if (w->cs) { w->cs[i][0] = XJ.E[3 * b + b]; w->cs[i][1] = XJ.E[3 * b + e]; }
             T s = qd[v0];
             for (int r = 0; r < 6; r++) v[r] = vp[r];
             v[ax] += s;

@@ -8,7 +8,7 @@ void rbd_data_free(rbd_data *d)
 {
     if (!d) return;
     free(d->Xup); free(d->X0); free(d->v); free(d->a); free(d->f); free(d->c); free(d->pA); free(d->IA);
-    free(d->U); free(d->Dinv); free(d->u); free(d->Ic); free(d->F); free(d->work); free(d->work2);
+    free(d->U); free(d->Dinv); free(d->u); free(d->cs); free(d->Ic); free(d->F); free(d->work); free(d->work2);
     free(d->S0); free(d->UG); free(d->U0); free(d->SD0); free(d->aslot); free(d->A); free(d->Fs); free(d->ipath);
     free(d);
 }
@@ -38,6 +38,7 @@ rbd_data *rbd_data_new(const rbd_model *m)
     d->U = calloc(nv, sizeof *d->U);
     d->Dinv = calloc(36 * nb, sizeof *d->Dinv);
     d->u = calloc(nv, sizeof *d->u);
+    d->cs = calloc(nb, sizeof *d->cs);
     d->Ic = calloc(nb, sizeof *d->Ic);
     d->F = calloc(nv, sizeof *d->F);
     d->work = calloc(nv * nv, sizeof *d->work);
@@ -59,7 +60,7 @@ rbd_data *rbd_data_new(const rbd_model *m)
         d->A = calloc((size_t)d->nslot * 6 * nv, sizeof *d->A);
     }
     if (!d->Xup || !d->X0 || !d->v || !d->a || !d->f || !d->c || !d->pA || !d->IA || !d->U || !d->Dinv ||
-        !d->u || !d->Ic || !d->F || !d->work || !d->work2 || !d->S0 || !d->U0 || !d->SD0 || !d->ipath ||
+        !d->u || !d->cs || !d->Ic || !d->F || !d->work || !d->work2 || !d->S0 || !d->U0 || !d->SD0 || !d->ipath ||
         !d->aslot || !d->A || !d->Fs) {
         rbd_data_free(d);
         rbd_fail(RBD_ENOMEM, "out of memory for the dynamics scratch of %d bodies", m->nb);

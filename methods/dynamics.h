@@ -20,6 +20,7 @@ struct rbd_data {
     double (*U)[6];             /* [nv] IA S columns                          */
     double *Dinv;               /* [36*nb] (S^T IA S)^-1, nv_i x nv_i blocks  */
     double *u;                  /* [nv] */
+    double (*cs)[2];            /* [nb] rbd_aba's cos, sin of q_i for joints about an axis */
     sp_inertia *Ic;             /* [nb] composite inertias                    */
     double (*F)[6];             /* [nv] CRBA / Minv force columns             */
     double *work;               /* [nv*nv] a spare dense matrix               */

@@ -14,9 +14,9 @@
  * 4: the inner method's forward pass, its t-vectors alone, then M^-1 times
  * those.  With a ground backend, the analytic M^-1 and no AZA, c->pass may
  * share the work of steps 1-3:
- *  - RBD_PASS_SHARED (fdsva): the inner forward pass composes its X0 from
- *    ABA's Xup (no joint transforms, no sincos), and M^-1 takes X0 and the
- *    ground-frame S from it instead of composing them again;
+ *  - RBD_PASS_SHARED (fdsva): the inner forward pass takes ABA's cos, sin
+ *    of the joints about z instead of a second sincos; the results are bit
+ *    for bit those of the separate passes;
  *  - RBD_PASS_GROUND (fdsva-1pass): one pass instead: the inner method's
  *    forward pass at qdd = 0, rbd_fdg_solve (qdd0 and M^-1 in ground
  *    coordinates, the forward pass brought to qdd0), then its backward
@@ -213,8 +213,8 @@ int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
     } else {
         if ((rc = rbd_aba(m, w->d, x->q, x->v, x->tau, out->qdd))) return rc;
         if (w->pass == RBD_PASS_SHARED) {
-            rbd_idg_forward_xup(m, g, w->d->Xup, x->v, out->qdd);
-            rbd_minv_analytic_after_idg(m, w->d, g->X0, (const double (*)[6])g->S, out->dqdd_dtau);
+            rbd_idg_forward_cs(m, g, x->q, (const double (*)[2])w->d->cs, x->v, out->qdd);
+            rbd_minv_analytic_after_aba(m, w->d, out->dqdd_dtau);
         } else {
             if (g) {
                 rbd_idg_forward(m, g, x->q, x->v, out->qdd);

@@ -51,7 +51,7 @@ typedef enum {
 /* How qdd0, M^-1 and the ID method's forward pass share their work. */
 typedef enum {
     RBD_PASS_SEPARATE,          /* ABA, M^-1 and the ID method each their own passes           */
-    RBD_PASS_SHARED,            /* ABA; the ID forward pass and M^-1's ground columns from its Xup */
+    RBD_PASS_SHARED,            /* ABA, then the ID forward pass with its cos, sin of q        */
     RBD_PASS_GROUND             /* the ID forward pass alone, with ABA in it (fd_ground.c)     */
 } rbd_fd_pass;
 
@@ -75,10 +75,6 @@ void rbd_fdc_fini(void *ws);
  * columns and the O(N^2) sweeps remain.  Leaves Xup, IA, U, D^-1 as they
  * are (AZA reads them next). */
 void rbd_minv_analytic_after_aba(const rbd_model *m, rbd_data *d, double *Minv);
-/* The same with the ground transforms X0 and joint columns S0 of a
- * ground-frame pass at the same q (id_ground.h, rbd_idg_forward_xup). */
-void rbd_minv_analytic_after_idg(const rbd_model *m, rbd_data *d, const sp_xform *X0, const double (*S0)[6],
-                                 double *Minv);
 
 /* ---- DMM (dmm.c): X = -Minv G for the n x n column-major Minv, G ---- */
 /* X = -Minv G for the n x k column-major G, X (one dgemm for both dID/du). */

@@ -72,7 +72,7 @@ static int fcs_init(const rbd_model *m, const rbd_options *o, void **out)
 
 static int fcs_aba(fcs_ws *w)
 {
-    const spz_aba_ws z = { w->Xup, w->v, w->c, w->pA, w->a, w->IA, w->U, w->Dinv, w->u };
+    const spz_aba_ws z = { w->Xup, w->v, w->c, w->pA, w->a, w->IA, w->U, w->Dinv, w->u, NULL };
     int i = spz_aba(w->m, w->Xtree, w->Ib, &z, w->q, w->qd, w->tau, w->qdd);
     if (i >= 0)
         return rbd_fail(RBD_ESINGULAR, "fd-cs: joint '%s' (body '%s'): S^T IA S is singular at this configuration",

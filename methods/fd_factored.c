@@ -177,7 +177,8 @@ void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const rbd
             continue;
         }
         if (Wp)
-            for (int c = j0; c < j1; c++) fwd_rows(n, 1, NULL, zero, R[c] + 12, R[c] + 6, Wp, NULL, Xq + ld * c, Xv + ld * c);
+            for (int c = j0; c < j1; c++)
+                fwd_rows(n, 1, NULL, zero, R[c] + 12, R[c] + 6, Wp, NULL, Xq + ld * c, Xv + ld * c);
         if (W)
             for (int k = j0; k < j1; k++) {
                 fwd_rows(n, 0, Minv + ld * k, g->S[k], zero, zero, Wp, W, NULL, NULL);

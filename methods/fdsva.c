@@ -13,7 +13,7 @@
  *                     30 dofs and up); below, the faster of fdsva-dmm-sparse
  *                     and fdsva-dmm, timed at init on this machine (or by
  *                     the size rule with rbd_options.fdsva_dmm_rule).
- *                     IDSVA's forward pass and M^-1 reuse ABA's transforms
+ *                     IDSVA's forward pass reuses ABA's cos, sin
  *                     (RBD_PASS_SHARED).  fdsva-dmm is the paper's
  *                     FDSVA-with-DMM, with passes of its own as pin26-fd:
  *                     the one to set against pin26-fd for the same DMM.
@@ -43,7 +43,8 @@ extern const rbd_method rbd_method_idsva, rbd_method_fdsva, rbd_method_fdsva_dmm
 
 FDSVA(fdsva, "fdsva", RBD_COMBINE_SWITCH, RBD_PASS_SHARED,
       "FDSVA: IDSVA + M^-1 + sparse DMM or dgemm DMM (the faster, timed at init) or the factored product; sec. IV-C")
-FDSVA(fdsva_dmm, "fdsva-dmm", RBD_COMBINE_DMM_BLAS, RBD_PASS_SEPARATE, "IDSVA + M^-1 + DMM by OpenBLAS dgemm; eq. (5), Fig. 7")
+FDSVA(fdsva_dmm, "fdsva-dmm", RBD_COMBINE_DMM_BLAS, RBD_PASS_SEPARATE,
+      "IDSVA + M^-1 + DMM by OpenBLAS dgemm; eq. (5), Fig. 7")
 FDSVA(fdsva_dmm_loop, "fdsva-dmm-loop", RBD_COMBINE_DMM_LOOP, RBD_PASS_SEPARATE,
       "IDSVA + M^-1 + DMM by a plain column loop (no BLAS); eq. (5)")
 FDSVA(fdsva_dmm_sparse, "fdsva-dmm-sparse", RBD_COMBINE_DMM_SPARSE, RBD_PASS_SEPARATE,

@@ -8,7 +8,7 @@
 void rbd_idg_fini(rbd_idg *w)
 {
     if (!w) return;
-    free(w->axis); free(w->X0); free(w->v); free(w->a);
+    free(w->fast); free(w->X0); free(w->v); free(w->a);
     free(w->S); free(w->Pd); free(w->Pdd); free(w->SdPd);
     free(w->IC); free(w->dIC); free(w->hC); free(w->fC);
     memset(w, 0, sizeof *w);
@@ -19,7 +19,7 @@ int rbd_idg_init(const rbd_model *m, rbd_idg *w)
     memset(w, 0, sizeof *w);
     size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
     w->nb = m->nb; w->nv = m->nv;
-    w->axis = malloc(nb);
+    w->fast = malloc(nb);
     w->X0 = malloc(nb * sizeof *w->X0);
     w->v = malloc(nb * sizeof *w->v);
     w->a = malloc(nb * sizeof *w->a);
@@ -31,13 +31,13 @@ int rbd_idg_init(const rbd_model *m, rbd_idg *w)
     w->dIC = malloc(nb * sizeof *w->dIC);
     w->hC = malloc(nb * sizeof *w->hC);
     w->fC = malloc(nb * sizeof *w->fC);
-    if (!w->axis || !w->X0 || !w->v || !w->a || !w->S || !w->Pd || !w->Pdd || !w->SdPd || !w->IC || !w->dIC ||
+    if (!w->fast || !w->X0 || !w->v || !w->a || !w->S || !w->Pd || !w->Pdd || !w->SdPd || !w->IC || !w->dIC ||
         !w->hC || !w->fC) {
         rbd_idg_fini(w);
         return rbd_fail(RBD_ENOMEM, "out of memory for the ground-frame workspace of %d bodies", m->nb);
     }
     for (int i = 0; i < m->nb; i++)
-        w->axis[i] = (signed char)(m->joint[i].type == RBD_JOINT_REVOLUTE ? m->joint[i].axis_id : -1);
+        w->fast[i] = m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2;
     return RBD_OK;
 }
 
@@ -63,10 +63,10 @@ static inline void inertia_to_ground(const sp_xform *X, const sp_inertia *IB, sp
     for (int k = 0; k < 3; k++) IA->h[k] = hA[k];
 }
 
-/* Lines 1-11; X0 from the joint transforms at q, or from an ABA's Xup at the
- * same q when Xup is given (inline with constant arguments: two copies, no
- * per-body test of a run-time flag). */
-static inline void forward(const rbd_model *m, rbd_idg *w, const double *q, const sp_xform *Xup, const double *qd,
+/* Lines 1-11, with cos, sin of the joints about z from cs when given (inline
+ * with constant arguments: two copies, no per-body test of a run-time
+ * flag). */
+static inline void forward(const rbd_model *m, rbd_idg *w, const double *q, const double (*cs)[2], const double *qd,
                            const double *qdd)
 {
     static const double zero[6] = { 0 };
@@ -74,40 +74,28 @@ static inline void forward(const rbd_model *m, rbd_idg *w, const double *q, cons
         const int p = m->parent[i], j0 = m->idx_v[i], n = m->nv_of[i];
         const double *vp = p >= 0 ? w->v[p] : zero, *ap = p >= 0 ? w->a[p] : m->a0;   /* line 1 */
         sp_xform *X = &w->X0[i];
-        const int ax = w->axis[i];
-        if (Xup) {
-            if (p >= 0) sp_xform_compose(&Xup[i], &w->X0[p], X);
-            else *X = Xup[i];
-            if (ax >= 0) {                  /* S = e_ax: row ax of E */
-                double *S = w->S[j0];
-                S[0] = X->E[3 * ax]; S[1] = X->E[3 * ax + 1]; S[2] = X->E[3 * ax + 2];
-                sp_cross3(X->r, S, S + 3);
-            } else {
-                for (int d = 0; d < n; d++) sp_xform_inv_motion(X, m->S + 6 * (j0 + d), w->S[j0 + d]);
-            }
-        } else if (ax >= 0) {
-            /* X0 = rot_ax(q) (Xtree X0_parent): only rows b and e of E turn,
-             * and S = e_ax in ground is row ax of E, independent of q_i. */
-            const int b = ax == 2 ? 0 : ax + 1, e = b == 2 ? 0 : b + 1;
+        if (w->fast[i]) {
+            /* X0 = rotz(q) (Xtree X0_parent): only rows 0 and 1 of E turn, and
+             * S = e_z in ground is row 2 of E, independent of q_i. */
             sp_xform Y;
             if (p >= 0) sp_xform_compose(&m->Xtree[i], &w->X0[p], &Y);
             else Y = m->Xtree[i];
-            double c = cos(q[m->idx_q[i]]), s = sin(q[m->idx_q[i]]);
+            const double c = cs ? cs[i][0] : cos(q[m->idx_q[i]]), s = cs ? cs[i][1] : sin(q[m->idx_q[i]]);
             for (int k = 0; k < 3; k++) {
-                X->E[3 * b + k] = c * Y.E[3 * b + k] + s * Y.E[3 * e + k];
-                X->E[3 * e + k] = c * Y.E[3 * e + k] - s * Y.E[3 * b + k];
-                X->E[3 * ax + k] = Y.E[3 * ax + k];
+                X->E[k] = c * Y.E[k] + s * Y.E[3 + k];
+                X->E[3 + k] = c * Y.E[3 + k] - s * Y.E[k];
+                X->E[6 + k] = Y.E[6 + k];
                 X->r[k] = Y.r[k];
             }
             double *S = w->S[j0];
-            S[0] = Y.E[3 * ax]; S[1] = Y.E[3 * ax + 1]; S[2] = Y.E[3 * ax + 2];
+            S[0] = Y.E[6]; S[1] = Y.E[7]; S[2] = Y.E[8];
             sp_cross3(X->r, S, S + 3);
         } else {
-            sp_xform XJ, Xu;
+            sp_xform XJ, Xup;
             sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);
-            sp_xform_compose(&XJ, &m->Xtree[i], &Xu);
-            if (p >= 0) sp_xform_compose(&Xu, &w->X0[p], X);
-            else *X = Xu;
+            sp_xform_compose(&XJ, &m->Xtree[i], &Xup);
+            if (p >= 0) sp_xform_compose(&Xup, &w->X0[p], X);
+            else *X = Xup;
             for (int d = 0; d < n; d++) sp_xform_inv_motion(X, m->S + 6 * (j0 + d), w->S[j0 + d]);
         }
         double *v = w->v[i], *a = w->a[i], c[6];
@@ -161,7 +149,8 @@ void rbd_idg_forward(const rbd_model *m, rbd_idg *w, const double *q, const doub
     forward(m, w, q, NULL, qd, qdd);
 }
 
-void rbd_idg_forward_xup(const rbd_model *m, rbd_idg *w, const sp_xform *Xup, const double *qd, const double *qdd)
+void rbd_idg_forward_cs(const rbd_model *m, rbd_idg *w, const double *q, const double (*cs)[2], const double *qd,
+                        const double *qdd)
 {
-    forward(m, w, NULL, Xup, qd, qdd);
+    forward(m, w, q, cs, qd, qdd);
 }

@@ -19,7 +19,7 @@
 
 typedef struct rbd_idg {
     int nb, nv;
-    signed char *axis;              /* [nb] a for a revolute joint about e_a, else -1 */
+    unsigned char *fast;            /* [nb] revolute about local z: S = e_z      */
     sp_xform *X0;                   /* [nb] ground -> body                        */
     double (*v)[6], (*a)[6];        /* [nb] ground-frame velocity, acceleration   */
     /* per dof: S, Psi_dot (eq. 31), Psi_ddot (eq. 31), S_dot + Psi_dot          */
@@ -48,9 +48,10 @@ void rbd_idg_fini(rbd_idg *w);
 /* Alg. 1 lines 1-11: fills X0, v, a, the per-dof vectors and the single-body
  * values of IC, dIC, hC, fC (the backward pass accumulates them). */
 void rbd_idg_forward(const rbd_model *m, rbd_idg *w, const double *q, const double *qd, const double *qdd);
-/* The same, with X0 composed from the parent -> body transforms Xup that
- * an ABA at the same q left (rbd_data.Xup): no joint transforms, no sincos. */
-void rbd_idg_forward_xup(const rbd_model *m, rbd_idg *w, const sp_xform *Xup, const double *qd, const double *qdd);
+/* The same with the cos, sin of the joints about an axis that an ABA at the
+ * same q left (rbd_data.cs): no second sincos, bit for bit the same result. */
+void rbd_idg_forward_cs(const rbd_model *m, rbd_idg *w, const double *q, const double (*cs)[2], const double *qd,
+                        const double *qdd);
 
 /* Alg. 1 lines 13-16 for dof j of body i (composites complete):
  * t1 = I^C S, t2 = 2B^C S + I^C (S_dot + Psi_dot),

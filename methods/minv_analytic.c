@@ -264,14 +264,3 @@ void rbd_minv_analytic_after_aba(const rbd_model *m, rbd_data *d, double *Minv)
     ground_columns(m, d, d->X0);
     rbd_minv_analytic_sweeps(m, d, Minv);
 }
-
-/* ... and with X0 and 0S from a ground-frame pass at the same q as well
- * (rbd_idg_forward_xup), so no transform is made twice. */
-void rbd_minv_analytic_after_idg(const rbd_model *m, rbd_data *d, const sp_xform *X0, const double (*S0)[6],
-                                 double *Minv)
-{
-    for (int j = 0; j < m->nv; j++)
-        for (int r = 0; r < 6; r++) d->S0[j][r] = S0[j][r];
-    ground_columns(m, d, X0);
-    rbd_minv_analytic_sweeps(m, d, Minv);
-}
