@@ -23,7 +23,8 @@ static const char help[] =
     "  --out DIR          append rows to DIR/crossover.csv (a rerun skips done rows)\n"
     "  --skew X --taper X --seed S --pool P --batch-ms MS --pin CPU --blas-threads N\n"
     "  --minv KIND      M^-1 of the FD methods: analytic (default), ltdl, lapack\n"
-    "  --fdsva-crossover N  fdsva: DMM below N dofs, AZA at and above (0: built-in)\n"
+    "  --fdsva-crossover N  fdsva: DMM below this dense size of dID/du (nv on a chain), the\n"
+    "                   factored product at and above (0: built-in)\n"
     "  -h, --help\n\n"
     "crossover.csv: A, B, bf, range, N_cross, bracket_lo, bracket_hi, status\n"
     "(found | at-lo | none | unresolved@N), probes, repetitions, confidence.\n";

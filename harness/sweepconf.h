@@ -39,7 +39,8 @@
  *   cache           = DIR             MPFR reference cache (default
  *                                     $RBD_CACHE_DIR, else ~/.cache/rbdiff)
  *   minv         = analytic | ltdl | lapack   M^-1 variant of the FD methods
- *   fdsva_crossover = 0               fdsva's DMM -> AZA switch in dofs (0: built-in)
+ *   fdsva_crossover = 0               fdsva's DMM -> factored-product switch, as the
+ *                                     equivalent dense size of dID/du (0: built-in)
  *   fdsva_dmm    = measure | rule     fdsva below the crossover: time the sparse loop
  *                                     and dgemm at init and keep the faster, or the
  *                                     fixed size rule of fd_compose.h
