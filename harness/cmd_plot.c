@@ -162,20 +162,26 @@ typedef struct {
     char xcross[256], xcdts[64];
 } plot_env;
 
-static int render(const plot_env *e, const char *script, const char *outname, const series *s, const char *ttl,
-                  const char *ylab, int logy, int mark)
+static int render_at(const plot_env *e, const char *script, const char *outname, const series *s, const char *ttl,
+                     const char *ylab, int logy, int mark, const char *keypos)
 {
     size_t len = strlen(s->files) + strlen(s->titles) + 2048 + strlen(e->outdir);
     char *vars = malloc(len), gp[1024];
     if (!vars) return rbd_fail(RBD_ENOMEM, "out of memory");
     snprintf(vars, len, "outbase='%s/%s'; files='%s'; titles='%s'; colors='%s'; dts='%s'; ttl='%s'; ylab='%s'; "
-             "logy=%d; xcross='%s'; xcdts='%s'", e->outdir, outname, s->files, s->titles, s->colors, s->dts, ttl,
-             ylab ? ylab : "", logy, mark ? e->xcross : "", mark ? e->xcdts : "");
+             "logy=%d; xcross='%s'; xcdts='%s'; keypos='%s'", e->outdir, outname, s->files, s->titles, s->colors,
+             s->dts, ttl, ylab ? ylab : "", logy, mark ? e->xcross : "", mark ? e->xcdts : "", keypos);
     snprintf(gp, sizeof gp, "%s/%s", e->gpdir, script);
     int rc = run_gnuplot(e->gnuplot, gp, vars);
     free(vars);
     if (!rc) printf("%s/%s.png\n%s/%s.svg\n", e->outdir, outname, e->outdir, outname);
     return rc;
+}
+
+static int render(const plot_env *e, const char *script, const char *outname, const series *s, const char *ttl,
+                  const char *ylab, int logy, int mark)
+{
+    return render_at(e, script, outname, s, ttl, ylab, logy, mark, "top left");
 }
 
 static int plot_figure(const plot_env *e, const figure *fg)
@@ -295,7 +301,8 @@ static int plot_peer(const plot_env *e, const char *peer, json_t *fns, int deriv
     snprintf(ttl, sizeof ttl, "rbdiff / %s, live in the same rounds (%s; below 1: ours faster)", peer,
              derivs ? "derivatives" : "base algorithms");
     snprintf(ylab, sizeof ylab, "t(ours) / t(%s), median of per-round ratios", peer);
-    return render(e, "speedup_vs_n.gp", name, &s, ttl, ylab, 1, 0);
+    /* the ratios fall with N: the key where the lines are not */
+    return render_at(e, "speedup_vs_n.gp", name, &s, ttl, ylab, 1, 0, "bottom left");
 }
 
 static int plot_peers(const plot_env *e, const char *dir)

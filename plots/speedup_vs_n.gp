@@ -10,6 +10,7 @@
 #   ylab     y-axis label, e.g. "speedup t(rneacr) / t(idsva)"
 #   logy     1 for a logarithmic y axis
 #   xcross, xcdts   optional crossover N values to mark
+#   keypos   optional placement of the key (default "top left")
 set dashtype 2 (9, 5)
 set dashtype 3 (1.5, 4)
 set dashtype 4 (9, 4, 1.5, 4)
@@ -17,7 +18,8 @@ set logscale x
 if (exists("logy") && logy) { set logscale y }
 set xlabel "N (bodies)"
 set ylabel ylab noenhanced
-set key top left noenhanced box opaque
+if (!exists("keypos")) keypos = "top left"
+set key @keypos noenhanced box opaque
 set grid xtics ytics mxtics mytics lc rgb "#e0e0e0"
 set title ttl noenhanced
 if (!exists("xcross")) xcross = ""
