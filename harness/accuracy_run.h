@@ -1,7 +1,7 @@
 /*
- * The accuracy audit (issue 5; DESIGN.md, "Numbers that must mean the same
- * everywhere"): every method (and base algorithm) on a model, at `states`
- * random states, against the MPFR complex-step reference of reference/.
+ * The accuracy audit (issue 5; reference/README.md, "Accuracy metrics"):
+ * every method (and base algorithm) on a model, at `states` random states,
+ * against the MPFR complex-step reference of reference/.
  *
  * Per (model, state) the reference is computed once, ID and FD halves
  * together, through the on-disk cache (rbdref_eval_cached), so a rerun, a

@@ -1,5 +1,5 @@
 /* rbdiff eval: one method, one model, one state; outputs in the
- * interchange format (DESIGN.md), in the user's numbering. */
+ * interchange format (README.md, "Conventions"), in the user's numbering. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /*
- * Crossover N by bisection with repeated measurement (DESIGN.md): the
- * smallest integer N in [lo, hi] at which method A is faster than B.
+ * Crossover N by bisection with repeated measurement (harness/README.md,
+ * "Crossover N"): the smallest integer N in [lo, hi] at which method A is
+ * faster than B.
  *
  * Each probe at one N times A and B in pairs, alternating which goes first,
  * and applies a one-sided sign test to the pairs: "A faster" when the count

@@ -1,4 +1,4 @@
-/* meta.json: how a results set was made (DESIGN.md, "Timing": compiler,
+/* meta.json: how a results set was made (harness/README.md, "Timing": compiler,
  * flags, CPU model, library versions, git commit, date, command line). */
 #ifndef RBD_META_H
 #define RBD_META_H

@@ -1,6 +1,6 @@
 /*
  * Model specs as the harness takes them: the library's spec strings
- * (DESIGN.md, "Interchange formats") plus two conveniences.
+ * (README.md, "Conventions") plus two conveniences.
  *
  *  - A relative URDF path (urdf:tests/models/ur5.urdf) is looked up in the
  *    working directory first, then in the source tree (RBD_SOURCE_DIR), so a

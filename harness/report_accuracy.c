@@ -100,7 +100,7 @@ void accuracy_summary(FILE *f, const csvlog *t)
     fputs("# Accuracy: term-wise RMS relative error against the MPFR reference\n\n"
           "Worst over the random states of each model (accuracy.csv: states, max_abs, normwise and the max on the "
           "reference's structural zeros; accuracy.json: the same with the audit settings). Entries with "
-          "|R_ij| <= 1e-12 max|R| are left out of the RMS (DESIGN.md).\n", f);
+          "|R_ij| <= 1e-12 max|R| are left out of the RMS (reference/README.md).\n", f);
     char **groups = malloc(sizeof *groups * (size_t)(t->nrows + 1));
     int ng = 0, others = 0;
     if (!groups) return;

@@ -27,7 +27,7 @@ const csv_col instructions_cols[INSTRUCTIONS_NCOLS] = {
 };
 
 /* Written by the accuracy audit: errors of one output of one method on one
- * model against the MPFR reference, over `states` random states (DESIGN.md,
+ * model against the MPFR reference, over `states` random states (reference/README.md,
  * "Numbers that must mean the same everywhere"). */
 const csv_col accuracy_cols[ACCURACY_NCOLS] = {
     { "method", CSV_STR }, { "output", CSV_STR }, { "model", CSV_STR }, { "bf", CSV_OPTNUM }, { "N", CSV_INT },

@@ -1,4 +1,4 @@
-/* Order statistics of timing samples: median, min, quartiles (DESIGN.md,
+/* Order statistics of timing samples: median, min, quartiles (harness/README.md,
  * "Timing"). */
 #ifndef RBD_STATS_H
 #define RBD_STATS_H

@@ -1,4 +1,4 @@
-/* Timing per DESIGN.md: warm-up, calibrated batches, order statistics. */
+/* Timing as harness/README.md says it: warm-up, calibrated batches, order statistics. */
 #include <cblas.h>
 #include <errno.h>
 #include <math.h>

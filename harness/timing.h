@@ -1,5 +1,5 @@
 /*
- * The timing methodology of DESIGN.md for any timeable: warm-up, a
+ * The timing methodology (harness/README.md, "Timing") for any timeable: warm-up, a
  * calibrated batch length (>= batch_ns of wall time, so the clock's
  * resolution and the loop overhead vanish), K batches cycling through the
  * state pool, then median, min and inter-quartile range of ns per call.

@@ -1,5 +1,5 @@
 /*
- * Featherstone's spatial_v2 autoTree(N, bf, skew, taper), as DESIGN.md defines
+ * Featherstone's spatial_v2 autoTree(N, bf, skew, taper), as README.md ("Conventions") defines
  * it: bodies numbered breadth-first (1-based) with parent(i) =
  * floor((i - 2 + ceil(bf)) / bf), every joint revolute about local z, and
  * Xtree = rotx(skew) * xlt([len(parent) 0 0]) for bodies not on the base.

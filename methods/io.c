@@ -1,4 +1,4 @@
-/* State files and output blocks (DESIGN.md, "Interchange formats"). */
+/* State files and output blocks (README.md, "Conventions"). */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>

@@ -10,7 +10,7 @@
 #include <tgmath.h>
 
 /* Rotation matrix R (body -> parent) of the quaternion q = [x y z w], normalised
- * by q / sqrt(q.q) (no conjugation: DESIGN.md, "Complex step"). */
+ * by q / sqrt(q.q) (no conjugation: README.md, "Conventions"). */
 static inline void SP(quat_to_R)(const T q[4], T R[9])
 {
     T n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];

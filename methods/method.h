@@ -1,5 +1,5 @@
 /*
- * The method interface (DESIGN.md, "A method is one file").  Each derivative
+ * The method interface (README.md, "The methods").  Each derivative
  * method is one translation unit exporting one rbd_method; registry.c lists
  * them, and the harness, the accuracy audit and the generic tests iterate that
  * list, so a method joins all of them by being registered.

@@ -129,7 +129,7 @@ int rbd_sym3_psd(const double A[9], double scale, double rtol);
 /* Appends a copy of msg to m->warn (loaders record what they had to bend). */
 int rbd_model_add_warning(rbd_model *m, const char *msg);
 
-/* spatial_v2 autoTree(N, bf, skew, taper) exactly as DESIGN.md defines it. */
+/* spatial_v2 autoTree(N, bf, skew, taper) exactly as README.md ("Conventions") defines it. */
 int rbd_autotree(int N, double bf, double skew, double taper, const rbd_model_opts *o,
                  rbd_model **out);
 /* "autotree:N=100,bf=2,skew=0,taper=1" or "urdf:PATH[,freeflyer]". */

@@ -1,5 +1,5 @@
 /*
- * The interchange formats of DESIGN.md: state files (a name, then numbers, one
+ * The interchange formats (README.md, "Conventions"): state files (a name, then numbers, one
  * vector per line, '#' comments) and output blocks ("<name> <rows> <cols>"
  * followed by the rows at %.17g).  Shared by the CLI and the tests.
  */

@@ -4,7 +4,7 @@
  * spatial.h includes this file twice: with T = double and prefix sp_, and with
  * T = double complex and prefix spz_ (complex step).  Everything here is
  * analytic in its arguments (no abs, no comparisons on values), as complex step
- * requires (DESIGN.md, "Complex step").
+ * requires (README.md, "Conventions").
  *
  * Conventions (Featherstone, RBDA ch. 2):
  *  - motion vector m = [w; v], force vector f = [n; f], angular part first;

@@ -1,4 +1,4 @@
-/* Model spec strings (DESIGN.md): "autotree:N=100,bf=2,skew=0,taper=1" or
+/* Model spec strings (README.md, "Conventions"): "autotree:N=100,bf=2,skew=0,taper=1" or
  * "urdf:PATH[,freeflyer]". */
 #include <errno.h>
 #include <limits.h>

@@ -1,4 +1,4 @@
-/* The DESIGN.md accuracy metrics of X against the reference R (accuracy.h). */
+/* The accuracy metrics (reference/README.md) of X against the reference R (accuracy.h). */
 #include <math.h>
 #include "accuracy.h"
 #include "rbd.h"

@@ -1,7 +1,7 @@
 /*
- * The accuracy metrics of DESIGN.md ("Numbers that must mean the same
- * everywhere"), of a computed array X against the reference R (n entries,
- * any shape; the caller passes one output at a time):
+ * The accuracy metrics (reference/README.md, "Accuracy metrics") of a
+ * computed array X against the reference R (n entries, any shape; the
+ * caller passes one output at a time):
  *
  *  rms_rel   term-wise RMS relative error sqrt(mean((X_ij - R_ij)^2 / R_ij^2))
  *            over the entries with |R_ij| > 1e-12 max|R| (the paper's metric,

@@ -7,7 +7,7 @@
  * Column j of a derivative is Im f(x + i h e_j) / h.  Derivatives in q are
  * taken in the tangent space: a Lie-group joint's configuration is perturbed
  * as q * exp(i h e_k) (spherical; free-flyer angular), and a free-flyer's
- * position as p + R(q) i h e_k (its linear tangent direction), as DESIGN.md
+ * position as p + R(q) i h e_k (its linear tangent direction), as README.md ("Conventions")
  * and rbd_integrate define q (+) d.
  *
  * Step size: h = 2^-prec by default.  The truncation error of complex step is
@@ -49,7 +49,7 @@ typedef struct {
 
 int rbdref_result_init(rbdref_result *r, int nv);
 void rbdref_result_free(rbdref_result *r);
-/* The array named as in DESIGN.md's output format (tau, qdd, M, Minv,
+/* The array named as in the output format of README.md ("Conventions") (tau, qdd, M, Minv,
  * dqdd_dtau, dtau_dq, dtau_dv, dqdd_dq, dqdd_dv); NULL if unknown or not
  * computed.  *rows, *cols receive the shape when non-NULL. */
 double *rbdref_result_get(const rbdref_result *r, const char *name, int *rows, int *cols);

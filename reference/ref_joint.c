@@ -1,6 +1,6 @@
 /*
  * Joint kinematics of the reference over MPC: X_J(q) and the tangent-space
- * complex-step perturbation q (+) i h e_k (DESIGN.md: q (+) d = q * exp(d),
+ * complex-step perturbation q (+) i h e_k (README.md, "Conventions": q (+) d = q * exp(d),
  * right/local perturbation; free-flyer v = [linear; angular] in the body frame).
  */
 #include "ref_ws.h"

@@ -3,7 +3,7 @@
  * and the few spatial-algebra operations RNEA and ABA need, written directly
  * over mpc_t (Featherstone, RBDA ch. 2).  Nothing here comes from methods/:
  * the reference reads the model's data but shares no algorithm with the
- * methods it audits (DESIGN.md, "Layout").
+ * methods it audits (README.md, "A tour").
  *
  * Storage: every complex number lives in one pool made at ws_new; a vector is
  * an mpc_ptr into it (element k at p + k).  Conventions, as in the model:

@@ -1,4 +1,4 @@
-/* The DESIGN.md accuracy metrics (reference/accuracy.h) on hand-made cases. */
+/* The accuracy metrics of reference/accuracy.h (reference/README.md) on hand-made cases. */
 #include <math.h>
 #include "testutil.h"
 #include "accuracy.h"

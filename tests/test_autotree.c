@@ -1,5 +1,5 @@
 /*
- * autoTree(N, bf, skew, taper) against DESIGN.md: the breadth-first parent
+ * autoTree(N, bf, skew, taper) against its definition (README.md, "Conventions"): the breadth-first parent
  * formula parent(i) = floor((i - 2 + ceil(bf)) / bf) read through the
  * depth-first renumbering (m->user_body), the depth-first invariants the
  * algorithms rely on, and the geometry / inertia of each body.
@@ -58,7 +58,7 @@ static void test_bf_fractional(void **s)
     (void)s;
     check_tree(30, 1.5, 0, 1);
     check_tree(45, 2.5, 0.2, 0.97);
-    /* bf = 1.5 alternates 1 and 2 children (DESIGN.md): body 1 has 1, body 2 has 2, body 3 has 1, ... */
+    /* bf = 1.5 alternates 1 and 2 children: body 1 has 1, body 2 has 2, body 3 has 1, ... */
     rbd_model *m = NULL;
     assert_int_equal(rbd_autotree(30, 1.5, 0, 1, NULL, &m), 0);
     int nchild[31] = { 0 };

@@ -4,7 +4,7 @@
  * registered:
  *  - agreement with `fd-cs` (complex step of ABA, exact to rounding) on
  *    autoTree bf = 1, 2, 5, N in {1, 2, 3, 7, 20, 60}, random states, planar
- *    and skewed/tapered: term-wise RMS relative error (DESIGN.md) and max
+ *    and skewed/tapered: term-wise RMS relative error (reference/README.md) and max
  *    error; fd-fd by max error only (its error is absolute);
  *  - qdd equals rbd_aba's, dqdd_dtau equals rbd_minv's M^-1 (each variant);
  *  - fdsva-aza and fdsva-factored equal fdsva-dmm (and the other DMM

@@ -4,7 +4,7 @@
  * registered:
  *  - agreement with `id-cs` (complex step, exact to rounding) on autoTree
  *    bf = 1, 2, 5, N in {1, 2, 3, 7, 20, 60}, several random states, planar and
- *    skewed/tapered: term-wise RMS relative error (DESIGN.md) and max error;
+ *    skewed/tapered: term-wise RMS relative error (reference/README.md) and max error;
  *  - entries structurally zero in a branched tree are exactly zero, and with
  *    rbd_options.zeros_preset a reused, once-cleared output ends up the same;
  *  - tau equals rbd_rnea's;

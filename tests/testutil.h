@@ -19,7 +19,7 @@ const char *tu_shared_path(int slot, const char *rel);
 rbd_model *tu_model(const char *spec);
 
 /* Term-wise RMS relative error of X against R over entries |R_ij| > 1e-12 max|R|
- * (DESIGN.md), n entries. */
+ * (reference/README.md), n entries. */
 double tu_rms_rel(const double *X, const double *R, size_t n);
 /* max |X - R| / max(1, max |R|) */
 double tu_max_rel(const double *X, const double *R, size_t n);
