@@ -89,7 +89,7 @@ rbd_fdf *rbd_fdf_new(const rbd_model *m)
                                const double *t2, const double *Wp, double *W, double *restrict xq,       \
                                double *restrict xv)                                                     \
     {                                                                                                    \
-        V m, w, q = SPLAT(0), v = SPLAT(0);                                                              \
+        V m = SPLAT(0), w, q = SPLAT(0), v = SPLAT(0);   /* m: only read with W, which gcc -O2 misses */ \
         if (W) LOAD(m, mi + r);                                                                          \
         for (int k = 0; k < 6; k++) {                                                                    \
             if (Wp) {                                                                                    \
