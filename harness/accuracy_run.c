@@ -6,7 +6,7 @@
 #include <string.h>
 #include "accuracy.h"
 #include "accuracy_run.h"
-#include "dynamics.h"
+#include "rbdiff/dynamics.h"
 
 static const char *const id_outputs[] = { "tau", "dtau_dq", "dtau_dv", NULL };
 static const char *const fd_outputs[] = { "qdd", "dqdd_dq", "dqdd_dv", "dqdd_dtau", NULL };

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rbd.h"
+#include "rbdiff/rbd.h"
 #include "anchors.h"
 #include "stats.h"
 

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "rbd.h"
+#include "rbdiff/rbd.h"
 #include "atomicio.h"
 
 int flush_to_disk(FILE *f, const char *path)

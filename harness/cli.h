@@ -8,7 +8,7 @@
 
 #include <signal.h>
 #include <stdio.h>
-#include "method.h"
+#include "rbdiff/method.h"
 #include "timeable.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "atomicio.h"
-#include "check.h"
+#include "rbdiff/check.h"
 #include "cli.h"
-#include "dynamics.h"
-#include "rbd_io.h"
+#include "rbdiff/dynamics.h"
+#include "rbdiff/rbd_io.h"
 
 static const char help[] =
     "Usage: rbdiff eval METHOD --model SPEC --state FILE [--out FILE] [options]\n\n"

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "accuracy_sweep.h"
 #include "bench.h"
-#include "check.h"
+#include "rbdiff/check.h"
 #include "cli.h"
 #include "meta.h"
 #include "modelspec.h"

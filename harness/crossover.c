@@ -1,6 +1,6 @@
 /* Crossover N: bisection over N with a sign test at every probe. */
 #include <math.h>
-#include "rbd.h"
+#include "rbdiff/rbd.h"
 #include "crossover.h"
 
 void xo_opts_default(xo_opts *o)

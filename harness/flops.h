@@ -15,7 +15,7 @@
 #ifndef RBD_FLOPS_H
 #define RBD_FLOPS_H
 
-#include "rbd.h"
+#include "rbdiff/rbd.h"
 
 typedef struct {
     long N, nv, P, R;

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <jansson.h>
-#include "rbd.h"
+#include "rbdiff/rbd.h"
 #include "atomicio.h"
 #include "results.h"
 #include "stats.h"

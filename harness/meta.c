@@ -7,11 +7,11 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
-#include "rbd.h"
+#include "rbdiff/rbd.h"
 #include "atomicio.h"
 #include "meta.h"
 #include "results.h"
-#include "fd_compose.h"
+#include "derivatives/fd/fd_compose.h"
 
 #ifndef RBD_VERSION
 #define RBD_VERSION "unknown"

@@ -14,7 +14,7 @@
 #define RBD_MODELSPEC_H
 
 #include <stddef.h>
-#include "rbd.h"
+#include "rbdiff/rbd.h"
 
 /* rbd_model_from_spec after resolving a relative URDF path as above. */
 int model_from_spec(const char *spec, rbd_model **m);

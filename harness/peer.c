@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "check.h"
-#include "dynamics.h"
+#include "rbdiff/check.h"
+#include "rbdiff/dynamics.h"
 #include "peer.h"
 
 #ifndef RBD_SOURCE_DIR

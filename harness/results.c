@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "rbd.h"
+#include "rbdiff/rbd.h"
 #include "atomicio.h"
 #include "results.h"
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "method.h"
+#include "rbdiff/method.h"
 #include "modelspec.h"
 #include "peer.h"
 #include "sweepconf.h"

@@ -56,7 +56,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "method.h"
+#include "rbdiff/method.h"
 
 typedef struct {
     char *name;

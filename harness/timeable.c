@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "check.h"
-#include "dynamics.h"
+#include "rbdiff/check.h"
+#include "rbdiff/dynamics.h"
 #include "timeable.h"
 
 /* ---------------------------------------------------------------- base algorithms */

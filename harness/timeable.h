@@ -8,7 +8,7 @@
 #define RBD_TIMEABLE_H
 
 #include <stdint.h>
-#include "method.h"
+#include "rbdiff/method.h"
 
 typedef struct {
     const char *name;       /* method or algorithm name                      */

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rbd.h"
+#include "rbdiff/rbd.h"
 #include "report_ratios.h"
 #include "vs_peer.h"
 

@@ -1,7 +1,7 @@
 /* The accuracy metrics (reference/README.md) of X against the reference R (accuracy.h). */
 #include <math.h>
 #include "accuracy.h"
-#include "rbd.h"
+#include "rbdiff/rbd.h"
 
 int rbd_accuracy_eval(const double *X, const double *R, size_t n, rbd_accuracy *acc)
 {

@@ -25,7 +25,7 @@
 #define RBDREF_H
 
 #include <mpfr.h>
-#include "rbd.h"
+#include "rbdiff/rbd.h"
 
 typedef struct {
     int prec;           /* working precision in bits (default 256, >= 64)        */

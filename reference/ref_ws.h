@@ -20,7 +20,7 @@
 #define RBDREF_WS_H
 
 #include <mpc.h>
-#include "rbd.h"
+#include "rbdiff/rbd.h"
 
 #define RN MPC_RNDNN
 

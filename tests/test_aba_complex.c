@@ -7,13 +7,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include "testutil.h"
-#include "dynamics.h"
-#include "joint.h"
+#include "rbdiff/dynamics.h"
+#include "model/joint.h"
 
 #define T double complex
 #define SP(name) spz_##name
 #define SPT(name) spz_##name
-#include "aba_tpl.h"
+#include "dynamics/aba_tpl.h"
 
 typedef struct {
     spz_xform *Xtree, *Xup;

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <lapacke.h>
 #include "testutil.h"
-#include "dynamics.h"
+#include "rbdiff/dynamics.h"
 
 static const char *const specs[] = {
     "autotree:N=1",

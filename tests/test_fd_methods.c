@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "dynamics.h"
-#include "method.h"
+#include "rbdiff/dynamics.h"
+#include "rbdiff/method.h"
 
 static int is_fd_fd(const rbd_method *meth) { return strcmp(meth->name, "fd-fd") == 0; }
 /* fdsva-1pass gets qdd0 and M^-1 in ground coordinates (fd_ground.c), where

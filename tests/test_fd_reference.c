@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "method.h"
-#include "rbd_io.h"
+#include "rbdiff/method.h"
+#include "rbdiff/rbd_io.h"
 #include "rbdref.h"
 
 static double tol_of(const rbd_method *meth) { return strcmp(meth->name, "fd-fd") ? 1e-9 : 1e-6; }

@@ -14,9 +14,9 @@
 #include <string.h>
 #include "testutil.h"
 #include "bench.h"
-#include "check.h"
-#include "rbd_io.h"
-#include "dynamics.h"
+#include "rbdiff/check.h"
+#include "rbdiff/rbd_io.h"
+#include "rbdiff/dynamics.h"
 #include "timeable.h"
 
 static void expect(int rc, int code, const char *who, const char *needle1, const char *needle2)

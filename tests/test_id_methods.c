@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "dynamics.h"
-#include "method.h"
+#include "rbdiff/dynamics.h"
+#include "rbdiff/method.h"
 
 /* Methods whose result is an approximation, with the RMS bound they must meet. */
 static double tolerance_of(const rbd_method *meth)

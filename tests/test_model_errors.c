@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "dynamics.h"
+#include "rbdiff/dynamics.h"
 
 static const rbd_joint RZ = { .type = RBD_JOINT_REVOLUTE, .axis = { 0, 0, 1 } };
 static const rbd_joint RX = { .type = RBD_JOINT_REVOLUTE, .axis = { 1, 0, 0 } };

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "dynamics.h"
-#include "joint.h"
+#include "rbdiff/dynamics.h"
+#include "model/joint.h"
 
 static void rand_unit_quat(rbd_rng *r, double q[4])
 {

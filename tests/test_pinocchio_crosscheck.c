@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "dynamics.h"
-#include "method.h"
-#include "rbd_io.h"
+#include "rbdiff/dynamics.h"
+#include "rbdiff/method.h"
+#include "rbdiff/rbd_io.h"
 #include "timeable.h"
 
 #define MODELS RBD_SOURCE_DIR "/tests/models/"

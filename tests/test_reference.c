@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "dynamics.h"
-#include "rbd_io.h"
+#include "rbdiff/dynamics.h"
+#include "rbdiff/rbd_io.h"
 #include "rbdref.h"
 
 static const char *const outs[] = { "tau", "M", "dtau_dq", "dtau_dv", "qdd", "dqdd_dq", "dqdd_dv", "Minv" };

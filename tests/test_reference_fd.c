@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "dynamics.h"
+#include "rbdiff/dynamics.h"
 #include "rbdref.h"
 
 typedef struct {

@@ -1,8 +1,8 @@
 /* RNEA against Pinocchio's tau for the autoTree cases in tests/pinocchio/reference. */
 #include <stdlib.h>
 #include "testutil.h"
-#include "dynamics.h"
-#include "rbd_io.h"
+#include "rbdiff/dynamics.h"
+#include "rbdiff/rbd_io.h"
 
 static void check_case(const char *name, const char *spec)
 {

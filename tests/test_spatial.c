@@ -6,13 +6,13 @@
 #include <math.h>
 #include <string.h>
 #include "testutil.h"
-#include "dynamics.h"
-#include "joint.h"
+#include "rbdiff/dynamics.h"
+#include "model/joint.h"
 
 #define T double
 #define SP(name) sp_##name
 #define SPT(name) sp_##name
-#include "aba_tpl.h"
+#include "dynamics/aba_tpl.h"
 
 #define NTRIAL 50
 #define TOL 1e-13

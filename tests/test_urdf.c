@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "testutil.h"
-#include "dynamics.h"
+#include "rbdiff/dynamics.h"
 
 static const char *model_path(const char *file)
 {

@@ -11,15 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "dynamics.h"
-#include "joint.h"
-#include "rbd_io.h"
+#include "rbdiff/dynamics.h"
+#include "model/joint.h"
+#include "rbdiff/rbd_io.h"
 
 /* spz_rnea: the same RNEA source in double complex */
 #define T double complex
 #define SP(name) spz_##name
 #define SPT(name) spz_##name
-#include "rnea_tpl.h"
+#include "dynamics/rnea_tpl.h"
 
 /* Complex-step columns of dtau/dq (tangent directions) and dtau/dv, internal
  * numbering; every column is exact to rounding (no subtraction). */

@@ -7,7 +7,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "rbd.h"
+#include "rbdiff/rbd.h"
 
 /* The in-tree copy of the shared Pinocchio data (tests/pinocchio: reference/,
  * anchors/); RBD_SHARED_DIR overrides. */

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "spec_internal.h"
+#include "model/spec_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,8 +4,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "rbd_io.h"
-#include "urdf_internal.h"
+#include "rbdiff/rbd_io.h"
+#include "model/urdf_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -2,7 +2,7 @@
  * fixed-joint merging, model validation), with and without a free-flyer. */
 #include <stddef.h>
 #include <stdint.h>
-#include "urdf_internal.h"
+#include "model/urdf_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

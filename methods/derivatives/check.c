@@ -1,0 +1,135 @@
+/* Input/output checks and the condition estimate of M(q) (check.h). */
+#define _GNU_SOURCE         /* sysconf(_SC_PHYS_PAGES) */
+#include <unistd.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rbdiff/check.h"
+#include "rbdiff/dynamics.h"
+
+static int check_vec(const rbd_model *m, const char *who, const char *name, const double *x, int n,
+                     const int *user)
+{
+    for (int k = 0; k < n; k++)
+        if (!isfinite(x[k]))
+            return rbd_fail(RBD_ENONFINITE, "%s: input %s[%d] = %g is not finite", who, name, user[k], x[k]);
+    (void)m;
+    return RBD_OK;
+}
+
+int rbd_check_state(const rbd_model *m, const rbd_state *x, const char *who)
+{
+    if (!m || !x || !x->q) return rbd_fail(RBD_EINVAL, "%s: null model or state", who);
+    int rc = check_vec(m, who, "q", x->q, m->nq, m->user_q);
+    if (!rc && x->v) rc = check_vec(m, who, "v", x->v, m->nv, m->user_v);
+    if (!rc && x->a) rc = check_vec(m, who, "a", x->a, m->nv, m->user_v);
+    if (!rc && x->tau) rc = check_vec(m, who, "tau", x->tau, m->nv, m->user_v);
+    if (rc) return rc;
+    /* q / sqrt(q.q) of a zero quaternion is 0/0 (joint_tpl.h) */
+    for (int i = 0; i < m->nb; i++) {
+        rbd_joint_type t = m->joint[i].type;
+        if (t != RBD_JOINT_SPHERICAL && t != RBD_JOINT_FREEFLYER) continue;
+        const double *qu = x->q + m->idx_q[i] + (t == RBD_JOINT_FREEFLYER ? 3 : 0);
+        double n2 = qu[0] * qu[0] + qu[1] * qu[1] + qu[2] * qu[2] + qu[3] * qu[3];
+        if (!(n2 > 1e-20))
+            return rbd_fail(RBD_EINVAL, "%s: joint '%s': the quaternion q[%d..%d] is zero (not a rotation)", who,
+                            m->joint_name[i], m->user_q[m->idx_q[i]] + (t == RBD_JOINT_FREEFLYER ? 3 : 0),
+                            m->user_q[m->idx_q[i]] + (t == RBD_JOINT_FREEFLYER ? 6 : 3));
+    }
+    return RBD_OK;
+}
+
+int rbd_check_output(const rbd_model *m, const char *who, const char *name, const double *x, int cols)
+{
+    const int nv = m->nv;
+    const size_t n = (size_t)nv * (size_t)cols;
+    for (size_t k = 0; k < n; k++)
+        if (!isfinite(x[k])) {
+            int i = (int)(k % (size_t)nv), j = (int)(k / (size_t)nv);
+            if (cols == 1)
+                return rbd_fail(RBD_ENONFINITE, "%s: output %s[%d] = %g is not finite", who, name, m->user_v[i], x[k]);
+            return rbd_fail(RBD_ENONFINITE, "%s: output %s(%d,%d) = %g is not finite", who, name, m->user_v[i],
+                            m->user_v[j], x[k]);
+        }
+    return RBD_OK;
+}
+
+int rbd_mass_rcond(const rbd_model *m, const double *q, double *rcond)
+{
+    *rcond = 0;
+    for (int k = 0; k < m->nq; k++)
+        if (!isfinite(q[k])) return rbd_fail(RBD_ENONFINITE, "rcond: q[%d] is not finite", m->user_q[k]);
+    rbd_data *d = rbd_data_new(m);
+    double *M = d ? malloc(sizeof *M * (size_t)m->nv * (size_t)m->nv) : NULL;
+    if (!M) {
+        rbd_data_free(d);
+        return rbd_fail(RBD_ENOMEM, "rcond: out of memory for M (nv = %d)", m->nv);
+    }
+    int rc = rbd_crba(m, d, q, M);
+    if (!rc) {
+        const int n = m->nv;
+        double anorm = LAPACKE_dlansy(LAPACK_COL_MAJOR, '1', 'L', n, M, n);
+        /* not finite, or not positive definite: rcond stays 0 */
+        if (isfinite(anorm) && LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, M, n) == 0) {
+            double r = 0;
+            if (LAPACKE_dpocon(LAPACK_COL_MAJOR, 'L', n, M, n, anorm, &r) == 0 && isfinite(r)) *rcond = r;
+        }
+    }
+    free(M);
+    rbd_data_free(d);
+    return rc;
+}
+
+int rbd_explain_singular(const rbd_model *m, const double *q, int rc)
+{
+    if (rc != RBD_ESINGULAR && rc != RBD_ENONFINITE) return rc;
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", rbd_last_error());
+    double r;
+    if (rbd_mass_rcond(m, q, &r)) return rbd_fail(rc, "%s", msg);   /* keep the first message */
+    if (r == 0)
+        return rbd_fail(rc, "%s [reciprocal condition number of M(q) = 0: Cholesky fails, M(q) is not "
+                        "numerically positive definite]", msg);
+    return rbd_fail(rc, "%s [reciprocal condition number of M(q) ~ %.3g (LAPACK dpocon, 1-norm)]", msg, r);
+}
+
+int rbd_method_check_outputs(const rbd_method *meth, const rbd_model *m, const rbd_derivs *out)
+{
+    const char *who = meth->name;
+    int rc;
+    if (meth->output == RBD_ID_DERIVS) {
+        if ((rc = rbd_check_output(m, who, "tau", out->tau, 1))) return rc;
+        if ((rc = rbd_check_output(m, who, "dtau_dq", out->dtau_dq, m->nv))) return rc;
+        return rbd_check_output(m, who, "dtau_dv", out->dtau_dv, m->nv);
+    }
+    if ((rc = rbd_check_output(m, who, "qdd", out->qdd, 1))) return rc;
+    if ((rc = rbd_check_output(m, who, "dqdd_dq", out->dqdd_dq, m->nv))) return rc;
+    if ((rc = rbd_check_output(m, who, "dqdd_dv", out->dqdd_dv, m->nv))) return rc;
+    return rbd_check_output(m, who, "dqdd_dtau", out->dqdd_dtau, m->nv);
+}
+
+int rbd_method_eval(const rbd_method *meth, void *ws, const rbd_model *m, const rbd_state *x, rbd_derivs *out)
+{
+    if (!meth || !ws || !m || !x || !out) return rbd_fail(RBD_EINVAL, "rbd_method_eval: null argument");
+    rbd_state in = { x->q, x->v, NULL, NULL };
+    if (meth->output == RBD_ID_DERIVS) in.a = x->a; else in.tau = x->tau;
+    if (!in.v || (meth->output == RBD_ID_DERIVS ? !in.a : !in.tau))
+        return rbd_fail(RBD_EINVAL, "%s: the state needs q, v and %s", meth->name,
+                        meth->output == RBD_ID_DERIVS ? "a" : "tau");
+    int rc = rbd_check_state(m, &in, meth->name);
+    if (rc) return rc;
+    rc = meth->eval(ws, &in, out);
+    if (!rc) rc = rbd_method_check_outputs(meth, m, out);
+    return rbd_explain_singular(m, x->q, rc);
+}
+
+int rbd_check_memory(const char *what, double bytes)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || psize <= 0) return RBD_OK;     /* unknown: let malloc decide */
+    double phys = (double)pages * (double)psize;
+    if (bytes <= phys) return RBD_OK;
+    return rbd_fail(RBD_ENOMEM, "%s needs %.1f GiB, more than this machine's %.1f GiB of memory", what,
+                    bytes / 1073741824.0, phys / 1073741824.0);
+}

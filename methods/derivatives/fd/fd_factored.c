@@ -1,0 +1,188 @@
+/*
+ * -M^-1 dID/du from IDSVA's factors, without forming dID/du.  Lines 17-20
+ * of Algorithm 1 (Singh, Russell & Wensing 2022) give every entry as a
+ * product of length 6 or 12:
+ *   dID/dq(k, d) = S_k^T t3_d                          k's body a strict ancestor of d's,
+ *   dID/dq(d, k) = t4_d^T Psi_dot_k + t1_d^T Psi_ddot_k  d's body in the subtree of k's,
+ * and dID/dqd the same with t2_d for t3_d, S_k for Psi_dot_k and
+ * S_dot_k + Psi_dot_k for Psi_ddot_k.  So column c of -M^-1 dID/dq, b the
+ * body of dof c, is
+ *   -(W_lambda(b) t3_c + V4_b Psi_dot_c + V1_b Psi_ddot_c),
+ *   W_b        = sum over the dofs k of b and its ancestors of M^-1(:, k) S_k^T,
+ *   V4_b, V1_b = sum over the dofs d of b's subtree of M^-1(:, d) t4_d^T, M^-1(:, d) t1_d^T,
+ * all nv x 6.  V comes from a backward sweep (subtree sums: a body adds its
+ * own terms to its children's), W from a forward sweep (path sums), each in
+ * the slots of rbd_data.aslot: a last child continues its parent's slot.
+ * Per column 54 nv FMAs, O(nv^2) in all, where DMM is 2 nv^3 after IDSVA's
+ * own products, and the loops run down whole columns of M^-1.
+ */
+#include <stdlib.h>
+#include "derivatives/fd/fd_compose.h"
+#include "derivatives/id/id_ground.h"
+#include "derivatives/vec.h"
+
+struct rbd_fdf {
+    int *slot;                  /* [nb] */
+    unsigned char *leaf, *last; /* [nb] no children; its parent's last child */
+    double *buf;                /* [nslot][12][nv]: V4, V1 (backward), W (forward) */
+};
+
+void rbd_fdf_free(rbd_fdf *f)
+{
+    if (!f) return;
+    free(f->slot); free(f->leaf); free(f->last); free(f->buf);
+    free(f);
+}
+
+rbd_fdf *rbd_fdf_new(const rbd_model *m)
+{
+    rbd_fdf *f = calloc(1, sizeof *f);
+    if (!f) { rbd_fail(RBD_ENOMEM, "fdsva (factored): out of memory"); return NULL; }
+    const size_t nb = (size_t)m->nb;
+    f->slot = malloc(sizeof(int) * nb);
+    f->leaf = malloc(nb);
+    f->last = malloc(nb);
+    int nslot = 1;
+    if (f->slot && f->leaf && f->last)
+        for (int i = 0; i < m->nb; i++) {
+            const int p = m->parent[i];
+            f->leaf[i] = m->subtree_end[i] == i + 1;
+            f->last[i] = p >= 0 && m->subtree_end[i] == m->subtree_end[p];
+            f->slot[i] = p < 0 ? 0 : f->slot[p] + !f->last[i];
+            if (f->slot[i] + 1 > nslot) nslot = f->slot[i] + 1;
+        }
+    f->buf = malloc(sizeof(double) * 12 * (size_t)nslot * (size_t)m->nv);
+    if (!f->slot || !f->leaf || !f->last || !f->buf) {
+        rbd_fdf_free(f);
+        rbd_fail(RBD_ENOMEM, "fdsva (factored): out of memory for %d bodies", m->nb);
+        return NULL;
+    }
+    return f;
+}
+
+/* Rows [r, r + 4) or row r of the sweeps below, on 4-vectors or scalars:
+ * the same source for the blocks and the remainder. */
+#define RBD_FDF_KERNELS(V, LOAD, STORE, SPLAT)                                                            \
+    /* V4, V1 (+)= M^-1(:, d) [t4^T t1^T]; columns -(V4 a + V1 b), -(V4 c + V1 e) */                     \
+    static inline void back_##V(int n, int r, int set, const double *mi, const double *t4, const double *t1, \
+                                const double *a, const double *b, const double *c, const double *e,      \
+                                double *restrict Vs, double *restrict xq, double *restrict xv)          \
+    {                                                                                                    \
+        V m, y, q = SPLAT(0), v = SPLAT(0), q1 = SPLAT(0), v1 = SPLAT(0);                                \
+        LOAD(m, mi + r);                                                                                 \
+        for (int k = 0; k < 6; k++) {                                                                    \
+            double *p = Vs + (size_t)n * k + r, *s = Vs + (size_t)n * (6 + k) + r;                        \
+            if (set) y = m * t4[k];                                                                      \
+            else { LOAD(y, p); y += m * t4[k]; }                                                         \
+            STORE(p, y);                                                                                 \
+            q += y * a[k]; v += y * c[k];                                                                \
+            if (set) y = m * t1[k];                                                                      \
+            else { LOAD(y, s); y += m * t1[k]; }                                                         \
+            STORE(s, y);                                                                                 \
+            q1 += y * b[k]; v1 += y * e[k];                                                              \
+        }                                                                                                \
+        q = -(q + q1); v = -(v + v1);                                                                    \
+        STORE(xq + r, q); STORE(xv + r, v);                                                              \
+    }                                                                                                    \
+    /* columns -= W_p [t3 t2]; W = W_p + M^-1(:, k) S^T (W may be W_p; W_p NULL: W = M^-1(:, k) S^T) */ \
+    static inline void fwd_##V(int n, int r, int cols, const double *mi, const double *S, const double *t3, \
+                               const double *t2, const double *Wp, double *W, double *restrict xq,       \
+                               double *restrict xv)                                                     \
+    {                                                                                                    \
+        V m = SPLAT(0), w, q = SPLAT(0), v = SPLAT(0);   /* m: only read with W, which gcc -O2 misses */ \
+        if (W) LOAD(m, mi + r);                                                                          \
+        for (int k = 0; k < 6; k++) {                                                                    \
+            if (Wp) {                                                                                    \
+                LOAD(w, Wp + (size_t)n * k + r);                                                          \
+                if (cols) { q += w * t3[k]; v += w * t2[k]; }                                            \
+                if (W) w += m * S[k];                                                                    \
+            } else {                                                                                     \
+                w = m * S[k];                                                                            \
+            }                                                                                            \
+            if (W) STORE(W + (size_t)n * k + r, w);                                                      \
+        }                                                                                                \
+        if (cols) {                                                                                      \
+            V x;                                                                                         \
+            LOAD(x, xq + r); x -= q; STORE(xq + r, x);                                                   \
+            LOAD(x, xv + r); x -= v; STORE(xv + r, x);                                                   \
+        }                                                                                                \
+    }
+
+#define LD4(x, p) rbd_load4(&(x), (p))
+#define ST4(p, x) rbd_store4((p), &(x))
+#define SPLAT4(s) ((rbd_v4){ s, s, s, s })
+#define LD1(x, p) ((x) = *(p))
+#define ST1(p, x) (*(p) = (x))
+#define SPLAT1(s) (s)
+RBD_FDF_KERNELS(rbd_v4, LD4, ST4, SPLAT4)
+RBD_FDF_KERNELS(double, LD1, ST1, SPLAT1)
+
+/* the kernels over all n rows: 4-vector blocks, then the remainder */
+static inline void back_rows(int n, int set, const double *mi, const double *t4, const double *t1, const double *a,
+                             const double *b, const double *c, const double *e, double *restrict Vs,
+                             double *restrict xq, double *restrict xv)
+{
+    int r = 0;
+    for (; r + 4 <= n; r += 4) back_rbd_v4(n, r, set, mi, t4, t1, a, b, c, e, Vs, xq, xv);
+    for (; r < n; r++) back_double(n, r, set, mi, t4, t1, a, b, c, e, Vs, xq, xv);
+}
+
+static inline void fwd_rows(int n, int cols, const double *mi, const double *S, const double *t3, const double *t2,
+                            const double *Wp, double *W, double *restrict xq, double *restrict xv)
+{
+    int r = 0;
+    for (; r + 4 <= n; r += 4) fwd_rbd_v4(n, r, cols, mi, S, t3, t2, Wp, W, xq, xv);
+    for (; r < n; r++) fwd_double(n, r, cols, mi, S, t3, t2, Wp, W, xq, xv);
+}
+
+void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const rbd_idg *g, const double (*R)[24],
+                   double *Xq, double *Xv)
+{
+    const int n = m->nv;
+    const size_t ld = (size_t)n, blk = 12 * ld;
+    static const double zero[6] = { 0 };
+    /* backward: V of each body, and the V parts of its columns */
+    for (int i = m->nb - 1; i >= 0; i--) {
+        const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i], p = m->parent[i];
+        double *Vs = f->buf + blk * (size_t)f->slot[i];
+        for (int d = j0; d < j1; d++) {
+            const double *t = R[d];
+            if (j1 == j0 + 1) {                 /* one dof: the update and the column in one sweep */
+                back_rows(n, f->leaf[i], Minv + ld * d, t + 18, t, g->Pd[d], g->Pdd[d], g->S[d], g->SdPd[d], Vs,
+                          Xq + ld * d, Xv + ld * d);
+                continue;
+            }
+            /* several dofs: all updates first (zero weights give no column), then the columns */
+            back_rows(n, f->leaf[i] && d == j0, Minv + ld * d, t + 18, t, zero, zero, zero, zero, Vs, Xq + ld * d,
+                      Xv + ld * d);
+        }
+        if (j1 > j0 + 1)
+            for (int c = j0; c < j1; c++)
+                back_rows(n, 0, Minv + ld * c, zero, zero, g->Pd[c], g->Pdd[c], g->S[c], g->SdPd[c], Vs,
+                          Xq + ld * c, Xv + ld * c);
+        if (p >= 0 && !f->last[i]) {             /* into the parent's slot, which its last child began */
+            double *restrict Vp = f->buf + blk * (size_t)f->slot[p];
+            for (size_t e = 0; e < blk; e++) Vp[e] += Vs[e];
+        }
+    }
+    /* forward: the W parts of the columns, and W of each body with children */
+    for (int i = 0; i < m->nb; i++) {
+        const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i], p = m->parent[i];
+        const double *Wp = p >= 0 ? f->buf + blk * (size_t)f->slot[p] : NULL;
+        double *W = f->leaf[i] ? NULL : f->buf + blk * (size_t)f->slot[i];
+        if (j1 == j0 + 1) {
+            if (Wp || W)
+                fwd_rows(n, Wp != NULL, Minv + ld * j0, g->S[j0], R[j0] + 12, R[j0] + 6, Wp, W, Xq + ld * j0,
+                         Xv + ld * j0);
+            continue;
+        }
+        if (Wp)
+            for (int c = j0; c < j1; c++)
+                fwd_rows(n, 1, NULL, zero, R[c] + 12, R[c] + 6, Wp, NULL, Xq + ld * c, Xv + ld * c);
+        if (W)
+            for (int k = j0; k < j1; k++) {
+                fwd_rows(n, 0, Minv + ld * k, g->S[k], zero, zero, Wp, W, NULL, NULL);
+                Wp = W;
+            }
+    }
+}

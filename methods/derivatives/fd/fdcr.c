@@ -1,0 +1,23 @@
+/*
+ * FDCR: RNEACR + M^-1 + DMM (Singh, Russell & Wensing 2022, Table II and
+ * Fig. 2): the chain-rule ID derivatives turned into FD derivatives by
+ * eq. (5), the dense product by OpenBLAS dgemm (fd_compose.c).
+ */
+#include "derivatives/fd/fd_compose.h"
+
+extern const rbd_method rbd_method_rneacr, rbd_method_fdcr;
+
+static const rbd_fd_compose fdcr = { &rbd_method_fdcr, &rbd_method_rneacr, RBD_COMBINE_DMM_BLAS, NULL,
+                                     RBD_PASS_SEPARATE };
+
+static int fdcr_init(const rbd_model *m, const rbd_options *o, void **ws) { return rbd_fdc_init(&fdcr, m, o, ws); }
+
+const rbd_method rbd_method_fdcr = {
+    .name = "fdcr",
+    .summary = "RNEACR + M^-1 + DMM (OpenBLAS dgemm), eq. (5) at qdd0 = ABA; Table II",
+    .output = RBD_FD_DERIVS,
+    .joints = RBD_JOINTS_ALL,
+    .init = fdcr_init,
+    .eval = rbd_fdc_eval,
+    .fini = rbd_fdc_fini,
+};

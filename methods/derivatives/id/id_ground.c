@@ -1,0 +1,156 @@
+/* Alg. 1 lines 1-11 of the IDSVA paper in ground coordinates (see id_ground.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "derivatives/id/id_ground.h"
+#include "model/joint.h"
+
+void rbd_idg_fini(rbd_idg *w)
+{
+    if (!w) return;
+    free(w->fast); free(w->X0); free(w->v); free(w->a);
+    free(w->S); free(w->Pd); free(w->Pdd); free(w->SdPd);
+    free(w->IC); free(w->dIC); free(w->hC); free(w->fC);
+    memset(w, 0, sizeof *w);
+}
+
+int rbd_idg_init(const rbd_model *m, rbd_idg *w)
+{
+    memset(w, 0, sizeof *w);
+    size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
+    w->nb = m->nb; w->nv = m->nv;
+    w->fast = malloc(nb);
+    w->X0 = malloc(nb * sizeof *w->X0);
+    w->v = malloc(nb * sizeof *w->v);
+    w->a = malloc(nb * sizeof *w->a);
+    w->S = malloc(nv * sizeof *w->S);
+    w->Pd = malloc(nv * sizeof *w->Pd);
+    w->Pdd = malloc(nv * sizeof *w->Pdd);
+    w->SdPd = malloc(nv * sizeof *w->SdPd);
+    w->IC = malloc(nb * sizeof *w->IC);
+    w->dIC = malloc(nb * sizeof *w->dIC);
+    w->hC = malloc(nb * sizeof *w->hC);
+    w->fC = malloc(nb * sizeof *w->fC);
+    if (!w->fast || !w->X0 || !w->v || !w->a || !w->S || !w->Pd || !w->Pdd || !w->SdPd || !w->IC || !w->dIC ||
+        !w->hC || !w->fC) {
+        rbd_idg_fini(w);
+        return rbd_fail(RBD_ENOMEM, "out of memory for the ground-frame workspace of %d bodies", m->nb);
+    }
+    for (int i = 0; i < m->nb; i++)
+        w->fast[i] = m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2;
+    return RBD_OK;
+}
+
+/* Line 8, I_0 = X^T I X, using the symmetry of Ib: only the upper triangle
+ * of E^T Ib E and of the translation terms is formed (as
+ * sp_inertia_to_parent otherwise). */
+static inline void inertia_to_ground(const sp_xform *X, const sp_inertia *IB, sp_inertia *IA)
+{
+    const double *E = X->E, *r = X->r, *B = IB->Ib, m = IB->m;
+    double y[3], hA[3], BE[9];
+    sp_mat3T_vec(E, IB->h, y);
+    for (int k = 0; k < 3; k++) hA[k] = y[k] + m * r[k];
+    sp_mat3_mul(B, E, BE);
+    const double ry = sp_dot3(r, y), hr = sp_dot3(hA, r);
+    /* ax bx = b a^T - (a.b) 1 */
+    for (int i = 0; i < 3; i++)
+        for (int j = i; j < 3; j++) {
+            double v = E[i] * BE[j] + E[3 + i] * BE[3 + j] + E[6 + i] * BE[6 + j] - (y[i] * r[j] + r[i] * hA[j]);
+            if (i == j) v += ry + hr;
+            IA->Ib[3 * i + j] = IA->Ib[3 * j + i] = v;
+        }
+    IA->m = m;
+    for (int k = 0; k < 3; k++) IA->h[k] = hA[k];
+}
+
+/* Lines 1-11, with cos, sin of the joints about z from cs when given (inline
+ * with constant arguments: two copies, no per-body test of a run-time
+ * flag). */
+static inline void forward(const rbd_model *m, rbd_idg *w, const double *q, const double (*cs)[2], const double *qd,
+                           const double *qdd)
+{
+    static const double zero[6] = { 0 };
+    for (int i = 0; i < m->nb; i++) {
+        const int p = m->parent[i], j0 = m->idx_v[i], n = m->nv_of[i];
+        const double *vp = p >= 0 ? w->v[p] : zero, *ap = p >= 0 ? w->a[p] : m->a0;   /* line 1 */
+        sp_xform *X = &w->X0[i];
+        if (w->fast[i]) {
+            /* X0 = rotz(q) (Xtree X0_parent): only rows 0 and 1 of E turn, and
+             * S = e_z in ground is row 2 of E, independent of q_i. */
+            sp_xform Y;
+            if (p >= 0) sp_xform_compose(&m->Xtree[i], &w->X0[p], &Y);
+            else Y = m->Xtree[i];
+            const double c = cs ? cs[i][0] : cos(q[m->idx_q[i]]), s = cs ? cs[i][1] : sin(q[m->idx_q[i]]);
+            for (int k = 0; k < 3; k++) {
+                X->E[k] = c * Y.E[k] + s * Y.E[3 + k];
+                X->E[3 + k] = c * Y.E[3 + k] - s * Y.E[k];
+                X->E[6 + k] = Y.E[6 + k];
+                X->r[k] = Y.r[k];
+            }
+            double *S = w->S[j0];
+            S[0] = Y.E[6]; S[1] = Y.E[7]; S[2] = Y.E[8];
+            sp_cross3(X->r, S, S + 3);
+        } else {
+            sp_xform XJ, Xup;
+            sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);
+            sp_xform_compose(&XJ, &m->Xtree[i], &Xup);
+            if (p >= 0) sp_xform_compose(&Xup, &w->X0[p], X);
+            else *X = Xup;
+            for (int d = 0; d < n; d++) sp_xform_inv_motion(X, m->S + 6 * (j0 + d), w->S[j0 + d]);
+        }
+        double *v = w->v[i], *a = w->a[i], c[6];
+        if (n == 1) {
+            /* one dof: v_i x S_i = v_p x S_i, so S_dot + Psi_dot = 2 Psi_dot and
+             * line 4 is a_p + S qdd + Psi_dot qd */
+            const double *S = w->S[j0], qdi = qd[j0], qddi = qdd[j0];
+            double *Pd = w->Pd[j0], *Pdd = w->Pdd[j0], *SdPd = w->SdPd[j0], t[6];
+            sp_crm(vp, S, Pd);                                                   /* line 6 */
+            sp_crm(ap, S, Pdd);                                                  /* line 7 */
+            sp_crm(vp, Pd, t);
+            for (int r = 0; r < 6; r++) {
+                Pdd[r] += t[r];
+                SdPd[r] = 2 * Pd[r];                                             /* line 5 */
+                v[r] = vp[r] + S[r] * qdi;                                       /* line 3 */
+                a[r] = ap[r] + S[r] * qddi + Pd[r] * qdi;                        /* line 4 */
+            }
+        } else {
+            double vJ[6] = { 0 }, aJ[6] = { 0 };
+            for (int d = 0; d < n; d++)
+                for (int r = 0; r < 6; r++) {
+                    vJ[r] += w->S[j0 + d][r] * qd[j0 + d];
+                    aJ[r] += w->S[j0 + d][r] * qdd[j0 + d];
+                }
+            for (int r = 0; r < 6; r++) v[r] = vp[r] + vJ[r];                   /* line 3 */
+            sp_crm(v, vJ, c);
+            for (int r = 0; r < 6; r++) a[r] = ap[r] + aJ[r] + c[r];            /* line 4 */
+            for (int d = 0; d < n; d++) {
+                const double *S = w->S[j0 + d];
+                double *Pd = w->Pd[j0 + d], *Pdd = w->Pdd[j0 + d], *SdPd = w->SdPd[j0 + d], t[6];
+                sp_crm(v, S, SdPd);                                              /* line 5 */
+                sp_crm(vp, S, Pd);                                               /* line 6 */
+                sp_crm(ap, S, Pdd);                                              /* line 7 */
+                sp_crm(vp, Pd, t);
+                for (int r = 0; r < 6; r++) { Pdd[r] += t[r]; SdPd[r] += Pd[r]; }
+            }
+        }
+        sp_inertia *IC = &w->IC[i];
+        inertia_to_ground(X, &m->inertia[i], IC);                               /* line 8 */
+        rbd_inertia_rate(IC, v, &w->dIC[i]);                                    /* line 9 */
+        double *h = w->hC[i], *f = w->fC[i];
+        sp_inertia_motion(IC, v, h);
+        sp_inertia_motion(IC, a, f);
+        sp_crf(v, h, c);
+        for (int r = 0; r < 6; r++) f[r] += c[r];                              /* line 10 */
+    }
+}
+
+void rbd_idg_forward(const rbd_model *m, rbd_idg *w, const double *q, const double *qd, const double *qdd)
+{
+    forward(m, w, q, NULL, qd, qdd);
+}
+
+void rbd_idg_forward_cs(const rbd_model *m, rbd_idg *w, const double *q, const double (*cs)[2], const double *qd,
+                        const double *qdd)
+{
+    forward(m, w, q, cs, qd, qdd);
+}

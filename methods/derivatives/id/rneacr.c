@@ -1,0 +1,267 @@
+/*
+ * RNEACR: the chain rule applied to RNEA by forward accumulation in body
+ * coordinates (Carpentier & Mansard, RSS 2018, Algorithms 2 and 3; the
+ * baseline of Fig. 2 of the IDSVA paper).  Every RNEA line is differentiated
+ * with respect to every q_j and qd_j, carrying derivative 6-vectors of v, a
+ * and f for each body and each column that can be non-zero:
+ *
+ *   forward, columns j of ancestors of i (inherited from the parent, plus
+ *   the joint's own):  d v_i = Xup d v_p  [+ (Xup v_p) x S_i  for j = i]
+ *                      d a_i = Xup d a_p + d v_i x S_i qd_i  [+ (Xup a_p) x S_i]
+ *                      d f_i = I d a_i + d v_i x* I v_i + v_i x* I d v_i
+ *   (with respect to qd_j: d v_i gets S_i and d a_i gets v_i x S_i at j = i);
+ *   backward:          d tau_i = S_i^T d f_i,
+ *                      d f_p += Xup^T d f_i  [+ Xup^T (S_i x* f_i)  for j = i],
+ *   where d f_i now also has the columns of i's subtree.
+ *
+ * The ancestor columns of body i are stored packed, root first, so the
+ * inherited part of body i's columns is its parent's columns, contiguous.
+ * O(N d) derivative vectors in memory and O(N d) vector operations, with a
+ * large constant: that is the nature of the method.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "model/joint.h"
+#include "rbdiff/method.h"
+
+typedef double vec6[6];
+
+typedef struct {
+    const rbd_model *m;
+    unsigned char *fast;        /* [nb] revolute about z: S = e_z             */
+    int *L, *off;               /* [nb] ancestor-dof count (incl. own), offset */
+    int *anc;                   /* [sum L] dof index of each packed column     */
+    int *soff;                  /* [nb] offset of the proper-subtree columns   */
+    sp_xform *Xup;
+    vec6 *v, *a, *f, *h;        /* [nb] RNEA quantities, body frame            */
+    vec6 *DVq, *DAq, *DFq, *DVv, *DAv, *DFv;    /* [sum L] ancestor columns   */
+    vec6 *SFq, *SFv;            /* [sum subtree] subtree columns of d f        */
+} cr_ws;
+
+static void cr_fini(void *p)
+{
+    cr_ws *w = p;
+    if (!w) return;
+    free(w->fast); free(w->L); free(w->off); free(w->anc); free(w->soff); free(w->Xup);
+    free(w->v); free(w->a); free(w->f); free(w->h);
+    free(w->DVq); free(w->DAq); free(w->DFq); free(w->DVv); free(w->DAv); free(w->DFv);
+    free(w->SFq); free(w->SFv);
+    free(w);
+}
+
+extern const rbd_method rbd_method_rneacr;
+
+static int cr_init(const rbd_model *m, const rbd_options *o, void **out)
+{
+    (void)o;
+    if (!m || !out) return rbd_fail(RBD_EINVAL, "rneacr: null model or workspace pointer");
+    *out = NULL;
+    int rc = rbd_method_supports(&rbd_method_rneacr, m);
+    if (rc) return rc;
+    cr_ws *w = calloc(1, sizeof *w);
+    if (!w) return rbd_fail(RBD_ENOMEM, "rneacr: out of memory");
+    size_t nb = (size_t)m->nb, nL = 0, nS = 0;
+    w->m = m;
+    w->fast = malloc(nb);
+    w->L = malloc(nb * sizeof(int));
+    w->off = malloc(nb * sizeof(int));
+    w->soff = malloc(nb * sizeof(int));
+    if (!w->fast || !w->L || !w->off || !w->soff) goto nomem;
+    for (int i = 0; i < m->nb; i++) {
+        int p = m->parent[i], e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : m->nv;
+        w->fast[i] = m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2;
+        w->L[i] = (p >= 0 ? w->L[p] : 0) + m->nv_of[i];
+        w->off[i] = (int)nL;
+        w->soff[i] = (int)nS;
+        nL += (size_t)w->L[i];
+        nS += (size_t)(e - m->idx_v[i] - m->nv_of[i]);
+    }
+    if (nS == 0) nS = 1;
+    w->anc = malloc(nL * sizeof(int));
+    w->Xup = malloc(nb * sizeof *w->Xup);
+    w->v = malloc(nb * sizeof(vec6)); w->a = malloc(nb * sizeof(vec6));
+    w->f = malloc(nb * sizeof(vec6)); w->h = malloc(nb * sizeof(vec6));
+    w->DVq = malloc(nL * sizeof(vec6)); w->DAq = malloc(nL * sizeof(vec6)); w->DFq = malloc(nL * sizeof(vec6));
+    w->DVv = malloc(nL * sizeof(vec6)); w->DAv = malloc(nL * sizeof(vec6)); w->DFv = malloc(nL * sizeof(vec6));
+    w->SFq = malloc(nS * sizeof(vec6)); w->SFv = malloc(nS * sizeof(vec6));
+    if (!w->anc || !w->Xup || !w->v || !w->a || !w->f || !w->h || !w->DVq || !w->DAq || !w->DFq || !w->DVv ||
+        !w->DAv || !w->DFv || !w->SFq || !w->SFv)
+        goto nomem;
+    for (int i = 0; i < m->nb; i++) {
+        int p = m->parent[i], Lp = p >= 0 ? w->L[p] : 0;
+        for (int k = 0; k < Lp; k++) w->anc[w->off[i] + k] = w->anc[w->off[p] + k];
+        for (int d = 0; d < m->nv_of[i]; d++) w->anc[w->off[i] + Lp + d] = m->idx_v[i] + d;
+    }
+    *out = w;
+    return RBD_OK;
+nomem:
+    cr_fini(w);
+    return rbd_fail(RBD_ENOMEM, "rneacr: out of memory for the derivative vectors of %d bodies", m->nb);
+}
+
+/* x x e_z and e_z x* f: the fast path of S = e_z */
+static inline void crm_ez(const double x[6], double s, double out[6])
+{
+    out[0] = s * x[1]; out[1] = -s * x[0]; out[2] = 0;
+    out[3] = s * x[4]; out[4] = -s * x[3]; out[5] = 0;
+}
+
+/* d f = I d a + d v x* h + v x* (I d v), h = I v */
+static inline void dforce(const sp_inertia *In, const double *v, const double *h, const double *dv,
+                          const double *da, double *df)
+{
+    double x[6], y[6], z[6];
+    sp_inertia_motion(In, dv, x);
+    sp_crf(v, x, y);
+    sp_crf(dv, h, z);
+    sp_inertia_motion(In, da, df);
+    for (int r = 0; r < 6; r++) df[r] += y[r] + z[r];
+}
+
+static void cr_forward(cr_ws *w, const double *q, const double *qd, const double *qdd)
+{
+    static const double zero[6] = { 0 };
+    const rbd_model *m = w->m;
+    for (int i = 0; i < m->nb; i++) {
+        const int p = m->parent[i], j0 = m->idx_v[i], n = m->nv_of[i], Lp = p >= 0 ? w->L[p] : 0;
+        const int oi = w->off[i], op = p >= 0 ? w->off[p] : 0;
+        const sp_inertia *In = &m->inertia[i];
+        const double *S = m->S + 6 * j0;
+        sp_xform XJ, *X = &w->Xup[i];
+        sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);
+        sp_xform_compose(&XJ, &m->Xtree[i], X);
+        /* RNEA, forward */
+        double vp[6], ap[6], vJ[6] = { 0 }, aJ[6] = { 0 }, c[6];
+        sp_xform_motion(X, p >= 0 ? w->v[p] : zero, vp);
+        sp_xform_motion(X, p >= 0 ? w->a[p] : m->a0, ap);
+        for (int d = 0; d < n; d++)
+            for (int r = 0; r < 6; r++) {
+                vJ[r] += S[6 * d + r] * qd[j0 + d];
+                aJ[r] += S[6 * d + r] * qdd[j0 + d];
+            }
+        double *v = w->v[i], *a = w->a[i], *h = w->h[i], *f = w->f[i];
+        for (int r = 0; r < 6; r++) v[r] = vp[r] + vJ[r];
+        sp_crm(v, vJ, c);
+        for (int r = 0; r < 6; r++) a[r] = ap[r] + aJ[r] + c[r];
+        sp_inertia_motion(In, v, h);
+        sp_inertia_motion(In, a, f);
+        sp_crf(v, h, c);
+        for (int r = 0; r < 6; r++) f[r] += c[r];
+        /* its derivatives, inherited columns */
+        const int fast = w->fast[i];
+        const double qdi = qd[j0];
+        for (int k = 0; k < Lp; k++) {
+            double *dvq = w->DVq[oi + k], *daq = w->DAq[oi + k], *dvv = w->DVv[oi + k], *dav = w->DAv[oi + k];
+            sp_xform_motion(X, w->DVq[op + k], dvq);
+            sp_xform_motion(X, w->DAq[op + k], daq);
+            sp_xform_motion(X, w->DVv[op + k], dvv);
+            sp_xform_motion(X, w->DAv[op + k], dav);
+            double cq[6], cv[6];
+            if (fast) { crm_ez(dvq, qdi, cq); crm_ez(dvv, qdi, cv); }
+            else { sp_crm(dvq, vJ, cq); sp_crm(dvv, vJ, cv); }
+            for (int r = 0; r < 6; r++) { daq[r] += cq[r]; dav[r] += cv[r]; }
+            dforce(In, v, h, dvq, daq, w->DFq[oi + k]);
+            dforce(In, v, h, dvv, dav, w->DFv[oi + k]);
+        }
+        /* own columns */
+        for (int d = 0; d < n; d++) {
+            const double *s = S + 6 * d;
+            double *dvq = w->DVq[oi + Lp + d], *daq = w->DAq[oi + Lp + d];
+            double *dvv = w->DVv[oi + Lp + d], *dav = w->DAv[oi + Lp + d], t[6];
+            sp_crm(vp, s, dvq);
+            sp_crm(ap, s, daq);
+            sp_crm(dvq, vJ, t);
+            for (int r = 0; r < 6; r++) daq[r] += t[r];
+            for (int r = 0; r < 6; r++) dvv[r] = s[r];
+            sp_crm(s, vJ, dav);
+            sp_crm(v, s, t);
+            for (int r = 0; r < 6; r++) dav[r] += t[r];
+            dforce(In, v, h, dvq, daq, w->DFq[oi + Lp + d]);
+            dforce(In, v, h, dvv, dav, w->DFv[oi + Lp + d]);
+        }
+    }
+}
+
+static inline double dot6(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+
+static int cr_eval(void *p, const rbd_state *x, rbd_derivs *out)
+{
+    cr_ws *w = p;
+    if (!w || !x || !x->q || !x->v || !x->a || !out || !out->tau || !out->dtau_dq || !out->dtau_dv)
+        return rbd_fail(RBD_EINVAL, "rneacr: null workspace, state vector or output buffer");
+    const rbd_model *m = w->m;
+    const int nv = m->nv;
+    double *restrict dq = out->dtau_dq, *restrict dv = out->dtau_dv;
+    cr_forward(w, x->q, x->v, x->a);
+    memset(dq, 0, sizeof(double) * (size_t)nv * (size_t)nv);
+    memset(dv, 0, sizeof(double) * (size_t)nv * (size_t)nv);
+    for (int i = m->nb - 1; i >= 0; i--) {
+        const int pa = m->parent[i], j0 = m->idx_v[i], n = m->nv_of[i], j1 = j0 + n, L = w->L[i];
+        const int e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : nv;
+        const int oi = w->off[i], si = w->soff[i];
+        const double *f = w->f[i];
+        /* d tau_i = S_i^T d f_i over ancestor and subtree columns */
+        for (int d = 0; d < n; d++) {
+            const int j = j0 + d;
+            const double *s = m->S + 6 * j;
+            out->tau[j] = dot6(s, f);
+            if (w->fast[i]) {
+                for (int k = 0; k < L; k++) {
+                    dq[j + (size_t)nv * w->anc[oi + k]] = w->DFq[oi + k][2];
+                    dv[j + (size_t)nv * w->anc[oi + k]] = w->DFv[oi + k][2];
+                }
+                for (int c = j1; c < e; c++) {
+                    dq[j + (size_t)nv * c] = w->SFq[si + c - j1][2];
+                    dv[j + (size_t)nv * c] = w->SFv[si + c - j1][2];
+                }
+            } else {
+                for (int k = 0; k < L; k++) {
+                    dq[j + (size_t)nv * w->anc[oi + k]] = dot6(s, w->DFq[oi + k]);
+                    dv[j + (size_t)nv * w->anc[oi + k]] = dot6(s, w->DFv[oi + k]);
+                }
+                for (int c = j1; c < e; c++) {
+                    dq[j + (size_t)nv * c] = dot6(s, w->SFq[si + c - j1]);
+                    dv[j + (size_t)nv * c] = dot6(s, w->SFv[si + c - j1]);
+                }
+            }
+        }
+        if (pa < 0) continue;
+        /* f_p += Xup^T f_i, differentiated */
+        const sp_xform *X = &w->Xup[i];
+        const int op = w->off[pa], Lp = w->L[pa], sp = w->soff[pa] + j0 - (m->idx_v[pa] + m->nv_of[pa]);
+        double t[6];
+        for (int k = 0; k < Lp; k++) {
+            sp_xform_T_force(X, w->DFq[oi + k], t);
+            for (int r = 0; r < 6; r++) w->DFq[op + k][r] += t[r];
+            sp_xform_T_force(X, w->DFv[oi + k], t);
+            for (int r = 0; r < 6; r++) w->DFv[op + k][r] += t[r];
+        }
+        for (int d = 0; d < n; d++) {
+            double g[6];
+            sp_crf(m->S + 6 * (j0 + d), f, g);                  /* d(Xup^T)/dq_i f = Xup^T (S_i x* f_i) */
+            for (int r = 0; r < 6; r++) g[r] += w->DFq[oi + Lp + d][r];
+            sp_xform_T_force(X, g, w->SFq[sp + d]);
+            sp_xform_T_force(X, w->DFv[oi + Lp + d], w->SFv[sp + d]);
+        }
+        for (int c = j1; c < e; c++) {
+            sp_xform_T_force(X, w->SFq[si + c - j1], w->SFq[sp + c - j0]);
+            sp_xform_T_force(X, w->SFv[si + c - j1], w->SFv[sp + c - j0]);
+        }
+        sp_xform_T_force(X, f, t);
+        for (int r = 0; r < 6; r++) w->f[pa][r] += t[r];
+    }
+    return RBD_OK;
+}
+
+const rbd_method rbd_method_rneacr = {
+    .name = "rneacr",
+    .summary = "RNEACR, chain rule on RNEA by forward accumulation, body frame (Carpentier-Mansard 2018 Algs. 2-3)",
+    .output = RBD_ID_DERIVS,
+    .joints = RBD_JOINTS_ALL,
+    .init = cr_init,
+    .eval = cr_eval,
+    .fini = cr_fini,
+};

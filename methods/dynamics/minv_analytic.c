@@ -1,0 +1,266 @@
+/*
+ * M^-1 by Carpentier's analytical inverse of the joint-space inertia matrix
+ * (Carpentier 2018; the ABA of RBDA Table 7.1 run on tau = all columns of the
+ * identity at qd = 0 without gravity), O(N^2):
+ *
+ *  - an ABA pass 2 gives IA_i, U_i = IA_i S_i, D_i^-1 (no bias forces;
+ *    rbd_minv_analytic_after_aba takes them from a preceding rbd_aba);
+ *  - backward, i = N..1: row block i of M^-1 over i's subtree columns is
+ *    D_i^-1 (e_i - S_i^T F), F = the 6 x nv bias-force block pA of the
+ *    subtree's unit torques; then F += U_i (that row block);
+ *  - forward, i = 1..N: row block i over columns j >= i loses
+ *    D_i^-1 U_i^T A_lambda(i), and A_i = A_lambda(i) + S_i (row block i),
+ *    A = the 6 x nv block of accelerations caused by the unit torques.
+ *
+ * F and A are kept in ground coordinates, so passing them between parent
+ * and child needs no transform: a child's F columns are its own subtree's
+ * (disjoint from its siblings'), and A_i is A_lambda(i) plus a rank-n_i
+ * term, stored in place when i is its parent's last child (rbd_data.aslot).
+ * Each inner step is two length-6 products per column.  Only row i's columns
+ * j >= i are formed (they go to column i, i.e. the lower triangle), then
+ * copied to the upper triangle.
+ */
+#include "rbdiff/dynamics.h"
+#include "derivatives/fd/fd_compose.h"
+#include "model/joint.h"
+
+#define T double
+#define SP(name) sp_##name
+#define SPT(name) sp_##name
+#include "dynamics/aba_tpl.h"
+
+/* ABA pass 2 without bias forces: Xup_i, IA_i, U_i, D_i^-1 (all in d, as
+ * rbd_aba leaves them: they depend on q only). */
+static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q)
+{
+    const int nb = m->nb;
+    for (int i = 0; i < nb; i++) {
+        sp_xform XJ;
+        sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);
+        sp_xform_compose(&XJ, &m->Xtree[i], &d->Xup[i]);
+        sp_inertia_to_mat6(&m->inertia[i], d->IA[i]);
+    }
+    for (int i = nb - 1; i >= 0; i--) {
+        const int p = m->parent[i];
+        double *Dinv = d->Dinv + 36 * i;
+        if (sp_aba_joint_block(m, i, d->IA[i], NULL, NULL, d->U, Dinv, NULL))
+            return rbd_fail(RBD_ESINGULAR, "minv (analytic): joint '%s' (body '%s'): S^T IA S is singular at "
+                            "this configuration: the mass matrix is singular", m->joint_name[i], m->body_name[i]);
+        if (p < 0) continue;
+        double UD[6][6], Ia[36];
+        sp_aba_Ia(m, i, d->IA[i], (const double (*)[6])d->U, Dinv, UD, Ia);
+        sp_sym6_to_parent(&d->Xup[i], Ia, d->IA[p]);
+    }
+    return RBD_OK;
+}
+
+/* X0_i from Xup, and the ground-frame joint columns 0S = X0^-1 S. */
+static void ground_transforms(const rbd_model *m, rbd_data *d)
+{
+    for (int i = 0; i < m->nb; i++) {
+        const int v0 = m->idx_v[i], p = m->parent[i], ax = sp_aba_axis(m, i);
+        const sp_xform *X = &d->X0[i];
+        if (p >= 0) sp_xform_compose(&d->Xup[i], &d->X0[p], &d->X0[i]);
+        else d->X0[i] = d->Xup[i];
+        if (ax >= 0) {                                  /* X0^-1 e_ax: row ax of E, then r x it */
+            double *S = d->S0[v0];
+            S[0] = X->E[3 * ax]; S[1] = X->E[3 * ax + 1]; S[2] = X->E[3 * ax + 2];
+            sp_cross3(X->r, S, S + 3);
+            continue;
+        }
+        for (int k = 0; k < m->nv_of[i]; k++) sp_xform_inv_motion(X, m->S + 6 * (v0 + k), d->S0[v0 + k]);
+    }
+}
+
+/* The sweeps' other columns from X0 and S0: 0U = X0^T U, U0 = X0^T (U D^-1),
+ * SD0 = 0S D^-1. */
+static void ground_columns(const rbd_model *m, rbd_data *d, const sp_xform *X0)
+{
+    for (int i = 0; i < m->nb; i++) {
+        const int v0 = m->idx_v[i], n = m->nv_of[i];
+        const double *Dinv = d->Dinv + 36 * i;
+        double UD[6][6];
+        if (n == 1) {                                   /* the loops below with one term */
+            double SD[6];
+            for (int r = 0; r < 6; r++) {
+                UD[0][r] = d->U[v0][r] * Dinv[0];
+                SD[r] = d->S0[v0][r] * Dinv[0];
+            }
+            sp_xform_T_force(&X0[i], d->U[v0], d->UG[v0]);
+            sp_xform_T_force(&X0[i], UD[0], d->U0[v0]);
+            for (int r = 0; r < 6; r++) d->SD0[v0][r] = SD[r];
+            continue;
+        }
+        for (int b = 0; b < n; b++)
+            for (int r = 0; r < 6; r++) {
+                double s = 0;
+                for (int k = 0; k < n; k++) s += d->U[v0 + k][r] * Dinv[n * k + b];
+                UD[b][r] = s;
+            }
+        for (int k = 0; k < n; k++) {
+            sp_xform_T_force(&X0[i], d->U[v0 + k], d->UG[v0 + k]);
+            sp_xform_T_force(&X0[i], UD[k], d->U0[v0 + k]);
+        }
+        for (int b = 0; b < n; b++)
+            for (int r = 0; r < 6; r++) {
+                double s = 0;
+                for (int k = 0; k < n; k++) s += d->S0[v0 + k][r] * Dinv[n * k + b];
+                d->SD0[v0 + b][r] = s;
+            }
+    }
+}
+
+/* The O(N^2) sweeps for a 1-DOF joint, over columns [j0, j1).  F, A, Ap are
+ * the rows of 6 x nv blocks; restrict lets the compiler vectorise over j. */
+#define ROWS(x) double *restrict x##0, double *restrict x##1, double *restrict x##2, \
+                double *restrict x##3, double *restrict x##4, double *restrict x##5
+#define CROWS(x) const double *restrict x##0, const double *restrict x##1, const double *restrict x##2, \
+                 const double *restrict x##3, const double *restrict x##4, const double *restrict x##5
+#define DOT6(w, x, j) (w[0] * x##0[j] + w[1] * x##1[j] + w[2] * x##2[j] + w[3] * x##3[j] + w[4] * x##4[j] + \
+                       w[5] * x##5[j])
+
+/* backward: y = Minv(i, j) = -(0S D^-1)^T F_j; F_j += 0U_i y */
+static void back_1dof(int j0, int j1, const double *SD, const double *u, double *restrict row, ROWS(F))
+{
+    for (int j = j0; j < j1; j++) {
+        double y = -DOT6(SD, F, j);
+        row[j] = y;
+        F0[j] += u[0] * y; F1[j] += u[1] * y; F2[j] += u[2] * y;
+        F3[j] += u[3] * y; F4[j] += u[4] * y; F5[j] += u[5] * y;
+    }
+}
+
+/* backward, a row alone: y = -(0S D^-1)^T F_j (a root's F is never read again) */
+static void back_row(int j0, int j1, const double *SD, double *restrict row, CROWS(F))
+{
+    for (int j = j0; j < j1; j++) {
+        double y = 0;
+        y -= SD[0] * F0[j]; y -= SD[1] * F1[j]; y -= SD[2] * F2[j];
+        y -= SD[3] * F3[j]; y -= SD[4] * F4[j]; y -= SD[5] * F5[j];
+        row[j] = y;
+    }
+}
+
+/* F_j += u y_j, or A_j += S y_j */
+static void acc6(int j0, int j1, const double *u, const double *restrict y, ROWS(F))
+{
+    for (int j = j0; j < j1; j++) {
+        F0[j] += u[0] * y[j]; F1[j] += u[1] * y[j]; F2[j] += u[2] * y[j];
+        F3[j] += u[3] * y[j]; F4[j] += u[4] * y[j]; F5[j] += u[5] * y[j];
+    }
+}
+
+/* forward, leaf: Minv(i, j) -= (0U D^-1)^T A_lambda(i),j */
+static void fwd_1dof_leaf(int j0, int j1, const double *UD, double *restrict row, CROWS(P))
+{
+    for (int j = j0; j < j1; j++) row[j] -= DOT6(UD, P, j);
+}
+
+/* forward, A_i in a fresh slot: A_i,j = A_lambda(i),j + 0S_i y */
+static void fwd_1dof(int j0, int j1, const double *UD, const double *S, double *restrict row, CROWS(P), ROWS(A))
+{
+    for (int j = j0; j < j1; j++) {
+        double y = row[j] - DOT6(UD, P, j);
+        row[j] = y;
+        A0[j] = P0[j] + S[0] * y; A1[j] = P1[j] + S[1] * y; A2[j] = P2[j] + S[2] * y;
+        A3[j] = P3[j] + S[3] * y; A4[j] = P4[j] + S[4] * y; A5[j] = P5[j] + S[5] * y;
+    }
+}
+
+/* forward, last child: A_i overwrites A_lambda(i) in place */
+static void fwd_1dof_inplace(int j0, int j1, const double *UD, const double *S, double *restrict row, ROWS(A))
+{
+    for (int j = j0; j < j1; j++) {
+        double y = row[j] - DOT6(UD, A, j);
+        row[j] = y;
+        A0[j] += S[0] * y; A1[j] += S[1] * y; A2[j] += S[2] * y;
+        A3[j] += S[3] * y; A4[j] += S[4] * y; A5[j] += S[5] * y;
+    }
+}
+
+/* The O(N^2) sweeps, given ground_columns. */
+void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *Minv)
+{
+    const int nb = m->nb, nv = m->nv;
+    const size_t ld = (size_t)nv;
+    double *F[6];                                              /* rows of the 6 x nv block */
+    for (int k = 0; k < 6; k++) F[k] = d->Fs + k * ld;
+    /* backward pass: Minv(i, subtree(i)) = D^-1 (e_i - 0S^T F); F(:, subtree(i)) += 0U_i Minv(i, .) */
+    for (int i = nb - 1; i >= 0; i--) {
+        const int v0 = m->idx_v[i], n = m->nv_of[i];
+        const int ve = m->subtree_end[i] < nb ? m->idx_v[m->subtree_end[i]] : nv;
+        const double *Dinv = d->Dinv + 36 * i;
+        const double (*U)[6] = (const double (*)[6])d->UG + v0;
+        for (int r = 0; r < n; r++) {
+            double *row = Minv + ld * (v0 + r);                /* row v0+r, stored as a column */
+            for (int c = 0; c < n; c++) row[v0 + c] = Dinv[n * r + c];
+        }
+        for (int c = 0; c < n; c++)                            /* own columns: pA = 0 there */
+            for (int k = 0; k < 6; k++) F[k][v0 + c] = d->U0[v0 + c][k];
+        if (n == 1 && m->parent[i] >= 0) {
+            back_1dof(v0 + 1, ve, d->SD0[v0], U[0], Minv + ld * v0, F[0], F[1], F[2], F[3], F[4], F[5]);
+            continue;
+        }
+        for (int r = 0; r < n; r++)
+            back_row(v0 + n, ve, d->SD0[v0 + r], Minv + ld * (v0 + r), F[0], F[1], F[2], F[3], F[4], F[5]);
+        if (m->parent[i] >= 0)
+            for (int r = 0; r < n; r++)                        /* after all rows: they read F unchanged */
+                acc6(v0 + n, ve, U[r], Minv + ld * (v0 + r), F[0], F[1], F[2], F[3], F[4], F[5]);
+    }
+    /* forward pass: Minv(i, j >= i) -= D^-1 0U^T A_lambda(i); A_i = A_lambda(i) + 0S_i Minv(i, .) */
+    for (int i = 0; i < nb; i++) {
+        const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
+        const int ve = m->subtree_end[i] < nb ? m->idx_v[m->subtree_end[i]] : nv;
+        const int leaf = m->subtree_end[i] == i + 1;
+        double *A[6], *Ap[6];
+        for (int k = 0; k < 6; k++) {
+            A[k] = d->A + (6 * (size_t)d->aslot[i] + k) * ld;
+            Ap[k] = p >= 0 ? d->A + (6 * (size_t)d->aslot[p] + k) * ld : NULL;
+        }
+        for (int r = 0; r < n; r++) {                          /* columns after the subtree: no backward term */
+            double *row = Minv + ld * (v0 + r);
+            for (int j = ve; j < nv; j++) row[j] = 0;
+        }
+        if (p >= 0 && n == 1) {
+            const double *UD = d->U0[v0], *S = d->S0[v0];
+            double *row = Minv + ld * v0;
+            if (leaf)
+                fwd_1dof_leaf(v0, nv, UD, row, Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5]);
+            else if (A[0] == Ap[0])
+                fwd_1dof_inplace(v0, nv, UD, S, row, A[0], A[1], A[2], A[3], A[4], A[5]);
+            else
+                fwd_1dof(v0, nv, UD, S, row, Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5], A[0], A[1], A[2], A[3], A[4], A[5]);
+            continue;
+        }
+        if (p >= 0)
+            for (int r = 0; r < n; r++)
+                fwd_1dof_leaf(v0, nv, d->U0[v0 + r], Minv + ld * (v0 + r), Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5]);
+        if (leaf) continue;
+        if (A[0] != Ap[0])
+            for (int k = 0; k < 6; k++)
+                for (int j = v0; j < nv; j++) A[k][j] = p >= 0 ? Ap[k][j] : 0;
+        for (int r = 0; r < n; r++)
+            acc6(v0, nv, d->S0[v0 + r], Minv + ld * (v0 + r), A[0], A[1], A[2], A[3], A[4], A[5]);
+    }
+    rbd_sym_from_lower(nv, Minv);
+}
+
+int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *Minv)
+{
+    if (!m || !d || !q || !Minv) return rbd_fail(RBD_EINVAL, "rbd_minv: null argument");
+    int rc = articulated_inertias(m, d, q);
+    if (rc) return rc;
+    ground_transforms(m, d);
+    ground_columns(m, d, d->X0);
+    rbd_minv_analytic_sweeps(m, d, Minv);
+    return RBD_OK;
+}
+
+/* The composer's shortcut (fd_compose.h): ABA(q, qd, tau) has already run
+ * articulated_inertias' pass (its IA, U, D^-1 are independent of qd, tau). */
+void rbd_minv_analytic_after_aba(const rbd_model *m, rbd_data *d, double *Minv)
+{
+    ground_transforms(m, d);
+    ground_columns(m, d, d->X0);
+    rbd_minv_analytic_sweeps(m, d, Minv);
+}

@@ -1,0 +1,92 @@
+/* Model spec strings (README.md, "Conventions"): "autotree:N=100,bf=2,skew=0,taper=1" or
+ * "urdf:PATH[,freeflyer]". */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/spec_internal.h"
+
+static int parse_num(const char *key, const char *val, size_t len, double *out)
+{
+    char buf[64];
+    if (len == 0 || len >= sizeof buf)
+        return rbd_fail(RBD_EPARSE, "model spec: %s='%.*s' is not a number", key, (int)len, val);
+    memcpy(buf, val, len);
+    buf[len] = 0;
+    char *end;
+    errno = 0;
+    double x = strtod(buf, &end);
+    if (*end || errno) return rbd_fail(RBD_EPARSE, "model spec: %s='%s' is not a number", key, buf);
+    *out = x;
+    return RBD_OK;
+}
+
+int rbd_spec_parse_autotree(const char *spec, double *Nout, double *bfout, double *skewout, double *taperout)
+{
+    if (strncmp(spec, "autotree:", 9)) return rbd_fail(RBD_EPARSE, "model spec '%s': not autotree:", spec);
+    double N = -1, bf = 1, skew = 0, taper = 1;
+    const char *p = spec + 9;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        const char *eq = memchr(p, '=', len);
+        if (!eq)
+            return rbd_fail(RBD_EPARSE, "model spec '%s': '%.*s' is not key=value (keys: N, bf, skew, taper)",
+                            spec, (int)len, p);
+        size_t klen = (size_t)(eq - p), vlen = len - klen - 1;
+        double *dst = NULL;
+        const char *key = NULL;
+        if (klen == 1 && (p[0] == 'N' || p[0] == 'n')) { dst = &N; key = "N"; }
+        else if (klen == 2 && !strncmp(p, "bf", 2)) { dst = &bf; key = "bf"; }
+        else if (klen == 4 && !strncmp(p, "skew", 4)) { dst = &skew; key = "skew"; }
+        else if (klen == 5 && !strncmp(p, "taper", 5)) { dst = &taper; key = "taper"; }
+        else
+            return rbd_fail(RBD_EPARSE, "model spec '%s': unknown key '%.*s' (keys: N, bf, skew, taper)",
+                            spec, (int)klen, p);
+        int rc = parse_num(key, eq + 1, vlen, dst);
+        if (rc) return rc;
+        p += len;
+        if (*p == ',') p++;
+    }
+    if (N < 0) return rbd_fail(RBD_EPARSE, "model spec '%s': N is missing (e.g. autotree:N=10)", spec);
+    /* range first: converting a double beyond LONG_MAX is undefined (found by fuzz_spec) */
+    if (!(N >= 1) || N != floor(N))
+        return rbd_fail(RBD_EINVAL, "model spec '%s': N=%g: must be a whole number >= 1", spec, N);
+    if (N > INT_MAX)
+        return rbd_fail(RBD_ENOMEM, "model spec '%s': N=%g is too large: one dense N x N derivative alone needs "
+                        "%.3g GiB", spec, N, 8.0 * N * N / 1073741824.0);
+    *Nout = N; *bfout = bf; *skewout = skew; *taperout = taper;
+    return RBD_OK;
+}
+
+static int parse_autotree(const char *spec, const rbd_model_opts *o, rbd_model **out)
+{
+    double N, bf, skew, taper;
+    int rc = rbd_spec_parse_autotree(spec, &N, &bf, &skew, &taper);
+    return rc ? rc : rbd_autotree((int)N, bf, skew, taper, o, out);
+}
+
+int rbd_model_from_spec(const char *spec, const rbd_model_opts *o, rbd_model **out)
+{
+    if (!spec || !out) return rbd_fail(RBD_EINVAL, "rbd_model_from_spec: null argument");
+    *out = NULL;
+    if (!strncmp(spec, "autotree:", 9)) return parse_autotree(spec, o, out);
+    if (!strncmp(spec, "urdf:", 5)) {
+        const char *path = spec + 5;
+        size_t len = strlen(path);
+        int ff = 0;
+        static const char sfx[] = ",freeflyer";
+        if (len >= sizeof sfx - 1 && !strcmp(path + len - (sizeof sfx - 1), sfx)) { ff = 1; len -= sizeof sfx - 1; }
+        char *file = malloc(len + 1);
+        if (!file) return rbd_fail(RBD_ENOMEM, "out of memory");
+        memcpy(file, path, len);
+        file[len] = 0;
+        int rc = len ? rbd_urdf_load(file, ff, o, out)
+                     : rbd_fail(RBD_EPARSE, "model spec '%s': no URDF path after 'urdf:'", spec);
+        free(file);
+        return rc;
+    }
+    return rbd_fail(RBD_EPARSE, "model spec '%s': unknown kind (valid: autotree:N=..,bf=..,skew=..,taper=.. "
+                    "or urdf:PATH[,freeflyer])", spec);
+}
