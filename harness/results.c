@@ -177,55 +177,6 @@ int timing_rows_attach(const char *dir, timing_row *rows, int n)
     return rc;
 }
 
-/* skew and taper of an autotree spec (defaults 0 and 1). */
-static void spec_skew_taper(const char *spec, double *skew, double *taper)
-{
-    *skew = 0;
-    *taper = 1;
-    const char *p;
-    if ((p = strstr(spec, "skew="))) *skew = strtod(p + 5, NULL);
-    if ((p = strstr(spec, "taper="))) *taper = strtod(p + 6, NULL);
-}
-
-void timing_row_name(const timing_row *r, char *buf, size_t len)
-{
-    if (!strncmp(r->model, "autotree:", 9) && isfinite(r->bf)) {
-        double skew, taper;
-        spec_skew_taper(r->model, &skew, &taper);
-        int n = snprintf(buf, len, "%s/bf:%g/N:%d", r->method, r->bf, r->N);
-        if ((skew != 0 || taper != 1) && n > 0 && (size_t)n < len)
-            snprintf(buf + n, len - (size_t)n, "/skew:%g/taper:%g", skew, taper);
-    } else {
-        snprintf(buf, len, "%s/model:%s", r->method, r->model);
-    }
-}
-
-int timing_row_parse_name(const char *name, timing_row *r)
-{
-    const char *slash = strchr(name, '/');
-    size_t ml = slash ? (size_t)(slash - name) : strlen(name);
-    if (ml >= sizeof r->method) return rbd_fail(RBD_EPARSE, "benchmark name '%s': method part too long", name);
-    memcpy(r->method, name, ml);
-    r->method[ml] = 0;
-    r->bf = NAN;
-    r->N = 0;
-    if (!slash) { snprintf(r->model, sizeof r->model, "%s", name); return RBD_OK; }
-    if (!strncmp(slash, "/model:", 7)) { snprintf(r->model, sizeof r->model, "%s", slash + 7); return RBD_OK; }
-    double bf, skew = 0, taper = 1;
-    int N, used = 0;
-    if (sscanf(slash, "/bf:%lf/N:%d%n", &bf, &N, &used) == 2) {
-        if (slash[used] && sscanf(slash + used, "/skew:%lf/taper:%lf", &skew, &taper) != 2)
-            skew = 0, taper = 1;
-        r->bf = bf;
-        r->N = N;
-        snprintf(r->model, sizeof r->model, "autotree:N=%d,bf=%g,skew=%g,taper=%g", N, bf, skew, taper);
-        return RBD_OK;
-    }
-    /* Some other tool's benchmark: its name after the method is the model. */
-    snprintf(r->model, sizeof r->model, "%s", slash + 1);
-    return RBD_OK;
-}
-
 static int load_csv(const char *path, timing_row **rows, int *n)
 {
     /* instructions.csv on its own (scripts/instructions) is a run too:

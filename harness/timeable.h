@@ -23,28 +23,6 @@ typedef struct {
     int (*check)(void *ctx, int k);
 } rbd_timeable;
 
-/* Base algorithms that can be timed like methods (name, one-line summary). */
-typedef struct {
-    const char *name;
-    const char *summary;
-    const char *needs;      /* state vector it reads besides q, v: "a", "tau" or "" */
-    const char *out;        /* its output's block name: "tau", "qdd", "M", "Minv" */
-    int out_matrix;         /* 1: nv x nv output, 0: nv vector */
-    /* out has room for nv*nv doubles */
-    int (*run)(const rbd_model *m, void *d, const double *q, const double *v, const double *a,
-               const double *tau, double *out);
-} rbd_base_algo;
-
-extern const rbd_base_algo rbd_base_algos[];   /* terminated by a NULL name */
-const rbd_base_algo *rbd_base_algo_find(const char *name);
-/* algo->run with the checks of check.h: the inputs it reads (q, and v, a or
- * tau as algo->needs says) finite, its output finite, RBD_ESINGULAR with the
- * condition estimate of M(q).  d is an rbd_data of m. */
-int rbd_base_eval(const rbd_base_algo *algo, const rbd_model *m, void *d, const double *q, const double *v,
-                  const double *a, const double *tau, double *out);
-
-const char *rbd_output_name(rbd_output o);   /* "ID" / "FD" */
-
 /* The pool of `pool` states every timeable of a model draws: k-th draw of
  * rbd_random_state from seed (internal numbering), so a smaller pool is a
  * prefix of a larger one. */

@@ -1,6 +1,4 @@
 /* Input/output checks and the condition estimate of M(q) (check.h). */
-#define _GNU_SOURCE         /* sysconf(_SC_PHYS_PAGES) */
-#include <unistd.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -124,12 +122,16 @@ int rbd_method_eval(const rbd_method *meth, void *ws, const rbd_model *m, const 
     return rbd_explain_singular(m, x->q, rc);
 }
 
-int rbd_check_memory(const char *what, double bytes)
+int rbd_base_eval(const rbd_base_algo *algo, const rbd_model *m, void *d, const double *q, const double *v,
+                  const double *a, const double *tau, double *out)
 {
-    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || psize <= 0) return RBD_OK;     /* unknown: let malloc decide */
-    double phys = (double)pages * (double)psize;
-    if (bytes <= phys) return RBD_OK;
-    return rbd_fail(RBD_ENOMEM, "%s needs %.1f GiB, more than this machine's %.1f GiB of memory", what,
-                    bytes / 1073741824.0, phys / 1073741824.0);
+    /* crba and the M^-1 variants read q only; rnea reads v, a; aba v, tau */
+    int uses_v = *algo->needs != 0;
+    rbd_state in = { q, uses_v ? v : NULL, !strcmp(algo->needs, "a") ? a : NULL,
+                     !strcmp(algo->needs, "tau") ? tau : NULL };
+    int rc = rbd_check_state(m, &in, algo->name);
+    if (rc) return rc;
+    rc = algo->run(m, d, q, v, a, tau, out);
+    if (!rc) rc = rbd_check_output(m, algo->name, algo->out, out, algo->out_matrix ? m->nv : 1);
+    return rbd_explain_singular(m, q, rc);
 }

@@ -1,7 +1,6 @@
 /* rbd_data: the scratch arrays of the base algorithms, made once per model. */
 #include <stdlib.h>
 #include <stdio.h>
-#include "rbdiff/check.h"
 #include "rbdiff/dynamics.h"
 
 void rbd_data_free(rbd_data *d)

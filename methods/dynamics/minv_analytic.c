@@ -21,7 +21,6 @@
  * copied to the upper triangle.
  */
 #include "rbdiff/dynamics.h"
-#include "derivatives/fd/fd_compose.h"
 #include "model/joint.h"
 
 #define T double
@@ -256,7 +255,7 @@ int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *
     return RBD_OK;
 }
 
-/* The composer's shortcut (fd_compose.h): ABA(q, qd, tau) has already run
+/* The composer's shortcut (derivatives/fd/fd_compose.c): ABA(q, qd, tau) has already run
  * articulated_inertias' pass (its IA, U, D^-1 are independent of qd, tau). */
 void rbd_minv_analytic_after_aba(const rbd_model *m, rbd_data *d, double *Minv)
 {

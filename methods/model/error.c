@@ -1,5 +1,8 @@
-/* Error codes and the per-thread message of the last failure. */
+/* Error codes, the per-thread message of the last failure, and the memory
+ * check that refuses an allocation the machine cannot hold. */
+#define _GNU_SOURCE         /* sysconf(_SC_PHYS_PAGES) */
 #include <stdarg.h>
+#include <unistd.h>
 #include <stdio.h>
 #include "rbdiff/rbd.h"
 
@@ -31,4 +34,14 @@ int rbd_fail(int code, const char *fmt, ...)
     vsnprintf(last_msg, sizeof last_msg, fmt, ap);
     va_end(ap);
     return code;
+}
+
+int rbd_check_memory(const char *what, double bytes)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || psize <= 0) return RBD_OK;     /* unknown: let malloc decide */
+    double phys = (double)pages * (double)psize;
+    if (bytes <= phys) return RBD_OK;
+    return rbd_fail(RBD_ENOMEM, "%s needs %.1f GiB, more than this machine's %.1f GiB of memory", what,
+                    bytes / 1073741824.0, phys / 1073741824.0);
 }

@@ -70,12 +70,6 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
 int rbd_fdc_eval(void *ws, const rbd_state *x, rbd_derivs *out);
 void rbd_fdc_fini(void *ws);
 
-/* M^-1 by the analytic inverse (minv_analytic.c) reusing the Xup, IA, U and
- * D^-1 that rbd_aba just left in d at the same q: only the ground-frame
- * columns and the O(N^2) sweeps remain.  Leaves Xup, IA, U, D^-1 as they
- * are (AZA reads them next). */
-void rbd_minv_analytic_after_aba(const rbd_model *m, rbd_data *d, double *Minv);
-
 /* ---- DMM (dmm.c): X = -Minv G for the n x n column-major Minv, G ---- */
 /* X = -Minv G for the n x k column-major G, X (one dgemm for both dID/du). */
 void rbd_dmm_blas_cols(int n, int k, const double *Minv, const double *G, double *X);

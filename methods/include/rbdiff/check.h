@@ -49,9 +49,10 @@ int rbd_method_eval(const rbd_method *meth, void *ws, const rbd_model *m, const 
 /* Checks the outputs of meth (as rbd_method_eval does after the call). */
 int rbd_method_check_outputs(const rbd_method *meth, const rbd_model *m, const rbd_derivs *out);
 
-/* RBD_ENOMEM, naming what and the size in GiB, when bytes exceed this
- * machine's physical memory (a clear refusal before an allocation that
- * could only fail, or succeed lazily and be killed later); 0 otherwise. */
-int rbd_check_memory(const char *what, double bytes);
+/* algo->run with the checks above: the inputs it reads (q, and v, a or tau
+ * as algo->needs says) finite, its output finite, RBD_ESINGULAR with the
+ * condition estimate of M(q).  d is an rbd_data of m. */
+int rbd_base_eval(const rbd_base_algo *algo, const rbd_model *m, void *d, const double *q, const double *v,
+                  const double *a, const double *tau, double *out);
 
 #endif

@@ -109,6 +109,11 @@ int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *
 /* Its O(N^2) sweeps alone, from the ground-frame columns in d: S0, UG, U0,
  * SD0 and the D^-1 blocks (fd_ground.c fills them without transforms). */
 void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *Minv);
+/* M^-1 by the analytic inverse (minv_analytic.c) reusing the Xup, IA, U and
+ * D^-1 that rbd_aba just left in d at the same q: only the ground-frame
+ * columns and the O(N^2) sweeps remain.  Leaves Xup, IA, U, D^-1 as they
+ * are (AZA reads them next). */
+void rbd_minv_analytic_after_aba(const rbd_model *m, rbd_data *d, double *Minv);
 int rbd_minv_ltdl(const rbd_model *m, rbd_data *d, const double *q, double *Minv);
 int rbd_minv_lapack(const rbd_model *m, rbd_data *d, const double *q, double *Minv);
 /* Copy the lower (upper) triangle of the n x n column-major A to the other. */

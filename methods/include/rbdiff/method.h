@@ -69,4 +69,20 @@ const rbd_method *rbd_method_find(const char *name);
  * message naming the joint. */
 int rbd_method_supports(const rbd_method *meth, const rbd_model *m);
 
+/* Base algorithms, timed and evaluated like methods (registry.c). */
+typedef struct {
+    const char *name;
+    const char *summary;    /* one line, cites the book's table             */
+    const char *needs;      /* state vector it reads besides q, v: "a", "tau" or "" */
+    const char *out;        /* its output's block name: "tau", "qdd", "M", "Minv" */
+    int out_matrix;         /* 1: nv x nv output (out has room for nv*nv), 0: nv vector */
+    int (*run)(const rbd_model *m, void *d, const double *q, const double *v, const double *a,
+               const double *tau, double *out);
+} rbd_base_algo;
+
+extern const rbd_base_algo rbd_base_algos[];   /* terminated by a NULL name */
+const rbd_base_algo *rbd_base_algo_find(const char *name);
+
+const char *rbd_output_name(rbd_output o);   /* "ID" / "FD" */
+
 #endif

@@ -42,6 +42,10 @@ int rbd_fail(int code, const char *fmt, ...)
 #endif
     ;
 void rbd_clear_error(void);
+/* RBD_ENOMEM, naming what and the size in GiB, when bytes exceed this
+ * machine's physical memory (a clear refusal before an allocation that
+ * could only fail, or succeed lazily and be killed later); 0 otherwise. */
+int rbd_check_memory(const char *what, double bytes);
 
 /* ---------------------------------------------------------------- joints */
 
