@@ -13,10 +13,7 @@
 #include "peer.h"
 #include "stats.h"
 #include "vs_peer.h"
-
-#ifndef RBD_SOURCE_DIR
-#define RBD_SOURCE_DIR "."
-#endif
+#include "datadir.h"
 
 static const char help[] =
     "Usage: rbdiff anchors RESULTS [RESULTS...] [--anchors DIR] [--table KEY] [--stat median|min] [--out FILE] [--no-write] [--check]\n\n"
@@ -34,7 +31,7 @@ static const char help[] =
     "With several RESULTS (repeated runs of the same sweep), each of our figures\n"
     "is the median over the runs that have it, as Pinocchio's are medians over\n"
     "runs, and the table goes to the first RESULTS (or --out).\n\n"
-    "  --anchors DIR  the anchors directory (default " RBD_SOURCE_DIR "/tests/pinocchio/anchors)\n"
+    "  --anchors DIR  the anchors directory (default tests/pinocchio/anchors of the data root)\n"
     "  --table KEY    Pinocchio's build: clang-native (default, its best), gcc-native, gcc-plain\n"
     "  --stat S       our figure: median (default) or min ns per call (the min of the\n"
     "                 batches resists load from other processes on a shared machine)\n"
@@ -157,7 +154,9 @@ int cmd_anchors(int argc, char **argv)
     static const struct option opts[] = { { "anchors", required_argument, 0, 'a' }, { "table", required_argument, 0, 't' },
                                           { "no-write", no_argument, 0, 'n' }, { "out", required_argument, 0, 'o' }, { "stat", required_argument, 0, 's' }, { "check", no_argument, 0, 'c' },
                                           { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
-    const char *dir = RBD_SOURCE_DIR "/tests/pinocchio/anchors", *key = "clang-native";
+    char defdir[3000];
+    data_path(defdir, sizeof defdir, "tests/pinocchio/anchors");
+    const char *dir = defdir, *key = "clang-native";
     int nowrite = 0, check = 0, use_min = 0, ch;
     const char *outpath = NULL;
     optind = 1;

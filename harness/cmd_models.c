@@ -6,10 +6,7 @@
 #include <string.h>
 #include "atomicio.h"
 #include "cli.h"
-
-#ifndef RBD_SOURCE_DIR
-#define RBD_SOURCE_DIR "."
-#endif
+#include "datadir.h"
 
 static const char help[] =
     "Usage: rbdiff models list\n"
@@ -28,7 +25,8 @@ static int models_list(int argc, char **argv)
     if (argc > 1) return cli_error("models", EXIT_USAGE, "list takes no arguments");
     puts("autotree:N=<N>,bf=<bf>,skew=<rad>,taper=<t>  spatial_v2 autoTree: N revolute bodies, branching factor bf "
          "(1 = serial chain; non-integer alternates), defaults bf=1, skew=0, taper=1");
-    const char *dir = RBD_SOURCE_DIR "/tests/models";
+    char dir[4200];
+    data_path(dir, sizeof dir, "tests/models");
     DIR *d = opendir(dir);
     if (!d) return EXIT_OK;
     char **names = NULL;

@@ -16,10 +16,7 @@
 #include "modelspec.h"
 #include "report_ratios.h"
 #include "results.h"
-
-#ifndef RBD_SOURCE_DIR
-#define RBD_SOURCE_DIR "."
-#endif
+#include "datadir.h"
 
 static const char help[] =
     "Usage: rbdiff plot DIR [--out PLOTDIR] [--scripts GPDIR] [--gnuplot PROG]\n\n"
@@ -508,7 +505,9 @@ int cmd_plot(int argc, char **argv)
     plot_env e;
     memset(&e, 0, sizeof e);
     e.gnuplot = "gnuplot";
-    e.gpdir = RBD_SOURCE_DIR "/plots";
+    char gpdir[4200];
+    data_path(gpdir, sizeof gpdir, "plots");
+    e.gpdir = gpdir;
     const char *outdir = NULL;
     int ch;
     optind = 1;

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "datadir.h"
+#include "meta.h"
 
 static const cli_command commands[] = {
     { "methods", "list the registered derivative methods", cmd_methods },
@@ -41,7 +43,9 @@ int main(int argc, char **argv)
     }
     const char *c = argv[1];
     if (!strcmp(c, "--version") || !strcmp(c, "-V")) {
-        printf("rbdiff %s (%s; %s)\n", RBD_VERSION, RBD_COMPILER, RBD_FLAGS);
+        char git[128];
+        meta_git_commit(git, sizeof git);
+        printf("rbdiff %s, commit %s (%s; %s)\ndata: %s\n", RBD_VERSION, git, RBD_COMPILER, RBD_FLAGS, data_root());
         return EXIT_OK;
     }
     if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) {

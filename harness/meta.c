@@ -13,6 +13,8 @@
 #include "results.h"
 #include "derivatives/fd/fd_compose.h"
 
+#include "rbd_buildinfo.h"    /* RBD_GIT, written at every build (harness/buildinfo.cmake) */
+
 #ifndef RBD_VERSION
 #define RBD_VERSION "unknown"
 #endif
@@ -24,9 +26,6 @@
 #endif
 #ifndef RBD_GIT
 #define RBD_GIT ""
-#endif
-#ifndef RBD_SOURCE_DIR
-#define RBD_SOURCE_DIR "."
 #endif
 
 char *meta_cmdline(int argc, char **argv)
@@ -73,15 +72,7 @@ void meta_cpu_model(char *buf, size_t len)
 
 void meta_git_commit(char *buf, size_t len)
 {
-    snprintf(buf, len, "%s", *RBD_GIT ? RBD_GIT " (at build time)" : "unknown");
-    FILE *p = popen("git -C '" RBD_SOURCE_DIR "' rev-parse HEAD 2>/dev/null", "r");
-    if (!p) return;
-    char line[128];
-    if (fgets(line, sizeof line, p) && strlen(line) >= 40) {
-        line[strcspn(line, "\n")] = 0;
-        snprintf(buf, len, "%s", line);
-    }
-    pclose(p);
+    snprintf(buf, len, "%s", *RBD_GIT ? RBD_GIT : "unknown");
 }
 
 const char *meta_build_id(void)

@@ -5,10 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "modelspec.h"
-
-#ifndef RBD_SOURCE_DIR
-#define RBD_SOURCE_DIR "."
-#endif
+#include "datadir.h"
 
 static const char ff_sfx[] = ",freeflyer";
 
@@ -25,7 +22,7 @@ int model_from_spec(const char *spec, rbd_model **m)
     file[len] = 0;
     if (access(file, F_OK) == 0) return rbd_model_from_spec(spec, NULL, m);
     char bare[4200], alt[4300];
-    snprintf(bare, sizeof bare, "%s/%s", RBD_SOURCE_DIR, file);
+    if (data_path(bare, sizeof bare, file)) return rbd_fail(RBD_EINVAL, "model spec '%s': path too long", spec);
     if (access(bare, F_OK) != 0) return rbd_model_from_spec(spec, NULL, m);  /* its message names the path */
     snprintf(alt, sizeof alt, "urdf:%s%s", bare, ff ? ff_sfx : "");
     rbd_model *out = NULL;

@@ -9,17 +9,17 @@
 #include "rbdiff/check.h"
 #include "rbdiff/dynamics.h"
 #include "peer.h"
-
-#ifndef RBD_SOURCE_DIR
-#define RBD_SOURCE_DIR "."
-#endif
+#include "datadir.h"
 
 const char *const peer_known[] = { "pinocchio", "mujoco", NULL };
 
 const char *peer_dir(void)
 {
     const char *d = getenv("RBD_PEER_DIR");
-    return d && *d ? d : RBD_SOURCE_DIR "/build/peers";
+    if (d && *d) return d;
+    static char def[768];
+    if (!*def) data_path(def, sizeof def, "build/peers");
+    return def;
 }
 
 /* What scripts/peers recorded about this peer (peers.txt), for the message
