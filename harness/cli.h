@@ -31,6 +31,7 @@ int cmd_plot(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_anchors(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 
 /* "rbdiff <cmd>: <message>\n" on stderr; returns code, so

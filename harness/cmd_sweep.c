@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "rbdiff/check.h"
 #include "cli.h"
+#include "pack.h"
 #include "meta.h"
 #include "modelspec.h"
 #include "progress.h"
@@ -93,9 +94,11 @@ done:
  * there (a rerun after such a kill) are kept. */
 static int open_samples(const char *dir, csvlog *slog)
 {
+    int rc = samples_unpack(dir);      /* a packed directory (rbdiff pack) */
+    if (rc) return rc;
     char *p = results_path(dir, SAMPLES_CSV);
     if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
-    int rc = csvlog_open(slog, p, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY);
+    rc = csvlog_open(slog, p, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY);
     free(p);
     return rc;
 }

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "rbdiff/rbd.h"
@@ -160,6 +161,45 @@ static int load(csvlog *t, FILE *f, int *partial, int write)
     return rc;
 }
 
+/* path for reading; if it does not exist, path.gz (a packed table, pack.h)
+ * inflated into *mem and read from there.  NULL with errno set when
+ * neither opens; NULL with *mem = (char *)-1 and a message when path.gz is
+ * not a whole gzip file. */
+static FILE *open_read(const char *path, char **mem)
+{
+    FILE *f = fopen(path, "r");
+    if (f || errno != ENOENT) return f;
+    size_t pl = strlen(path);
+    char *gz = malloc(pl + 4);
+    if (!gz) return NULL;
+    memcpy(gz, path, pl);
+    memcpy(gz + pl, ".gz", 4);
+    gzFile z = access(gz, F_OK) == 0 ? gzopen(gz, "rb") : NULL;
+    if (!z) { free(gz); errno = ENOENT; return NULL; }
+    size_t len = 0, cap = 1 << 16;
+    char *buf = malloc(cap);
+    int n = 0;
+    while (buf && (n = gzread(z, buf + len, (unsigned)(cap - len))) > 0) {
+        len += (size_t)n;
+        if (len == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) { free(buf); buf = NULL; }
+            buf = nb;
+        }
+    }
+    gzclose(z);
+    if (buf && n == 0 && len > 0) f = fmemopen(buf, len, "r");
+    if (!f) {
+        free(buf);
+        rbd_fail(RBD_EIO, "%s: not a readable gzip file of a table", gz);
+        *mem = (char *)-1;
+    } else {
+        *mem = buf;
+    }
+    free(gz);
+    return f;
+}
+
 static int open_common(csvlog *t, const char *path, const csv_col *cols, int ncols, int nkey, int write)
 {
     memset(t, 0, sizeof *t);
@@ -168,7 +208,9 @@ static int open_common(csvlog *t, const char *path, const csv_col *cols, int nco
     t->nkey = nkey;
     t->path = strdup(path);
     if (!t->path) return rbd_fail(RBD_ENOMEM, "out of memory");
-    FILE *f = fopen(path, write ? "a+" : "r");
+    char *mem = NULL;
+    FILE *f = write ? fopen(path, "a+") : open_read(path, &mem);
+    if (!f && mem == (char *)-1) return RBD_EIO;    /* open_read's message */
     if (!f) return rbd_fail(RBD_EIO, "%s: cannot open: %s", path, strerror(errno));
     rewind(f);
     int partial;
@@ -186,8 +228,11 @@ static int open_common(csvlog *t, const char *path, const csv_col *cols, int nco
             rc = rbd_fail(RBD_EIO, "%s: cannot drop the truncated line %d: %s", path, partial, strerror(errno));
         t->dropped_partial = partial;
     }
-    if (rc) { fclose(f); return rc; }
-    if (!write) { fclose(f); return RBD_OK; }
+    if (rc || !write) {
+        fclose(f);
+        free(mem);
+        return rc;
+    }
     fseek(f, 0, SEEK_END);
     if (ftell(f) == 0) {
         for (int c = 0; c < ncols; c++) {
@@ -214,6 +259,19 @@ int csvlog_open(csvlog *t, const char *path, const csv_col *cols, int ncols, int
     int rc = open_common(t, path, cols, ncols, nkey, 1);
     if (rc) csvlog_close(t);
     return rc;
+}
+
+int csvlog_exists(const char *path)
+{
+    if (access(path, F_OK) == 0) return 1;
+    size_t pl = strlen(path);
+    char *gz = malloc(pl + 4);
+    if (!gz) return 0;
+    memcpy(gz, path, pl);
+    memcpy(gz + pl, ".gz", 4);
+    int ok = access(gz, F_OK) == 0;
+    free(gz);
+    return ok;
 }
 
 int csvlog_read(csvlog *t, const char *path, const csv_col *cols, int ncols, int nkey)

@@ -40,8 +40,10 @@ typedef struct {
 /* Opens (creating it with a header if absent or empty) for appending.
  * Errors name the file, the line and the field. */
 int csvlog_open(csvlog *t, const char *path, const csv_col *cols, int ncols, int nkey);
+/* 1 when the table path, or its packed form path.gz (pack.h), exists. */
+int csvlog_exists(const char *path);
 /* Reads an existing table without opening it for writing (a truncated last
- * line is ignored, not removed). */
+ * line is ignored, not removed); path.gz when path is absent. */
 int csvlog_read(csvlog *t, const char *path, const csv_col *cols, int ncols, int nkey);
 /* Index of the row whose key columns equal key[0..nkey-1], or -1. */
 int csvlog_find(const csvlog *t, const char *const *key);

@@ -19,6 +19,7 @@ static const cli_command commands[] = {
     { "compare", "compare two runs, fail on a regression", cmd_compare },
     { "anchors", "a run against the stored Pinocchio timings and machine floors", cmd_anchors },
     { "merge", "join the results of sweep shards into one set", cmd_merge },
+    { "pack", "a results directory as committed: raw samples gzipped, rebuildable files dropped", cmd_pack },
     { "run", "evaluate a method C times, untimed (for valgrind, perf)", cmd_run },
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };

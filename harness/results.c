@@ -147,7 +147,7 @@ int timing_rows_attach(const char *dir, timing_row *rows, int n)
     if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
     csvlog t;
     int rc = RBD_OK;
-    if (access(p, F_OK) == 0 && !(rc = csvlog_read(&t, p, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY))) {
+    if (csvlog_exists(p) && !(rc = csvlog_read(&t, p, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY))) {
         for (int k = 0; k < t.nrows; k++) {
             char **f = t.rows[k];
             int b = atoi(f[3]);

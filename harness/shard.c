@@ -95,7 +95,7 @@ static int merge_table(const table_kind *k, const char *out, char *const *dirs, 
     for (int d = 0; d < ndirs && !rc; d++) {
         char *p = results_path(dirs[d], k->file);
         if (!p) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); break; }
-        if (access(p, F_OK) == 0) {
+        if (csvlog_exists(p)) {
             *present = 1;
             rc = csvlog_read(&j.in[d], p, k->cols, k->ncols, k->nkey);
         }

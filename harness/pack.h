@@ -1,0 +1,21 @@
+/* Packed results directories: what a committed set keeps (tables, CSV/JSON,
+ * SVG figures, READMEs) and what it regenerates on demand. */
+#ifndef RBD_PACK_H
+#define RBD_PACK_H
+
+/* In dir and every directory below it that holds a timings.csv:
+ * samples.csv -> samples.csv.gz (readers take either, csvlog.c), and the
+ * files another command rebuilds removed: benchmarks.json (`rbdiff pack
+ * --unpack`), plots/ *.dat and every plots/ *.png that has its .svg
+ * (`rbdiff plot`).  Each file is written whole before its source goes. */
+int results_pack(const char *dir);
+
+/* The reverse where it can be done: samples.csv.gz -> samples.csv and
+ * benchmarks.json rebuilt from the timings and samples. */
+int results_unpack(const char *dir);
+
+/* dir/samples.csv back from dir/samples.csv.gz when only the latter exists
+ * (a sweep resuming in a packed directory appends to the plain table). */
+int samples_unpack(const char *dir);
+
+#endif
