@@ -76,11 +76,10 @@ int samples_unpack(const char *dir)
     return rc;
 }
 
-/* plots/: drop the .dat files and the PNGs that have an SVG. */
-static int pack_plots(const char *dir)
+/* plots/ and plots/data/: drop the .dat files and the PNGs that have an SVG
+ * (and plots/data/ when that leaves it empty). */
+static int pack_plot_dir(const char *pd)
 {
-    char pd[4200];
-    snprintf(pd, sizeof pd, "%s/plots", dir);
     DIR *d = opendir(pd);
     if (!d) return RBD_OK;
     struct dirent *e;
@@ -96,6 +95,16 @@ static int pack_plots(const char *dir)
     }
     closedir(d);
     return RBD_OK;
+}
+
+static int pack_plots(const char *dir)
+{
+    char pd[4200];
+    snprintf(pd, sizeof pd, "%s/plots/data", dir);
+    pack_plot_dir(pd);
+    rmdir(pd);              /* only when empty */
+    snprintf(pd, sizeof pd, "%s/plots", dir);
+    return pack_plot_dir(pd);
 }
 
 static int pack_one(const char *dir)

@@ -16,12 +16,12 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 args=(--methods idsva,rneacr --base no --bf 1 --batches 3 --batch-ms 0.3 --warmup-ms 0.5 --counters no)
 
 "$RBDIFF" sweep "${args[@]}" --N 2,3 --out "$TMP/a" >/dev/null 2>"$TMP/err" || { fail "sweep"; cat "$TMP/err"; }
-mkdir -p "$TMP/a/plots" && : >"$TMP/a/plots/x.dat" && : >"$TMP/a/plots/x.png" && : >"$TMP/a/plots/x.svg" && : >"$TMP/a/plots/y.png"
+mkdir -p "$TMP/a/plots/data" && : >"$TMP/a/plots/data/z.dat" && : >"$TMP/a/plots/x.dat" && : >"$TMP/a/plots/x.png" && : >"$TMP/a/plots/x.svg" && : >"$TMP/a/plots/y.png"
 cp -r "$TMP/a" "$TMP/orig"
 "$RBDIFF" pack "$TMP/a" 2>"$TMP/err" || fail "pack: $(cat "$TMP/err")"
 [ -f "$TMP/a/samples.csv.gz" ] && [ ! -e "$TMP/a/samples.csv" ] || fail "samples.csv was not replaced by samples.csv.gz"
 [ -e "$TMP/a/benchmarks.json" ] && fail "benchmarks.json kept"
-[ -e "$TMP/a/plots/x.dat" ] && fail "plot data kept"
+[ -e "$TMP/a/plots/x.dat" ] || [ -e "$TMP/a/plots/data" ] && fail "plot data kept"
 [ -e "$TMP/a/plots/x.png" ] && fail "a PNG with its SVG kept"
 [ -e "$TMP/a/plots/y.png" ] || fail "a PNG without an SVG removed"
 cmp -s "$TMP/a/timings.csv" "$TMP/orig/timings.csv" || fail "pack changed timings.csv"
