@@ -39,7 +39,11 @@ cmp -s <(xcells "$TMP/merged") <(xcells "$TMP/all") || fail "merged crossovers d
 [ "$(grep -c '"dir"' "$TMP/merged/meta.json")" -eq 3 ] || fail "merged meta.json does not list 3 shards"
 for f in tables.md benchmarks.json; do [ -s "$TMP/merged/$f" ] || fail "merged $f missing"; done
 # the merged set is a whole results set: compare reads it, every cell in common
-"$RBDIFF" compare "$TMP/all" "$TMP/merged" --threshold 1000 >"$TMP/out" 2>&1 || { fail "compare all merged"; cat "$TMP/out"; }
+# (its verdict is about timings of two runs on a loaded machine: status 1, a
+# "regression", is no failure here; 2 and above are)
+"$RBDIFF" compare "$TMP/all" "$TMP/merged" --threshold 1000 >"$TMP/out" 2>&1
+st=$?
+[ $st -le 1 ] || { fail "compare all merged: status $st"; cat "$TMP/out"; }
 grep -q "^18 compared" "$TMP/out" || { fail "compare did not match 18 cells"; cat "$TMP/out"; }
 # a shard merged twice: duplicates dropped
 "$RBDIFF" merge "$TMP/dup" "$TMP/s1" "$TMP/s1" "$TMP/s2" >/dev/null 2>&1 || fail "merge with a repeated shard"
