@@ -117,8 +117,12 @@ int cmd_accuracy(int argc, char **argv)
     csvlog acc;
     int present = 0;
     if (accuracy_read(dir, &acc, &present)) { cli_lib_error("accuracy", 0); goto done; }
+    csvlog cond;
+    int have_cond = 0;
+    if (present && conditioning_read(dir, &cond, &have_cond)) { csvlog_close(&acc); cli_lib_error("accuracy", 0); goto done; }
     if (present) {
-        accuracy_summary(stdout, &acc);
+        accuracy_summary(stdout, &acc, have_cond ? &cond : NULL);
+        if (have_cond) csvlog_close(&cond);
         fflush(stdout);
         fprintf(stderr, "rbdiff accuracy: %d rows in %s\n", acc.nrows, acc.path);
         csvlog_close(&acc);
