@@ -108,7 +108,7 @@ static void neg_product(mpfr_ptr P, mpfr_srcptr A, mpfr_srcptr B)
     mpfr_clear(t);
 }
 
-static void die(const char *what)
+_Noreturn static void die(const char *what)
 {
     fprintf(stderr, "fd_stages: %s: %s\n", what, rbd_last_error());
     exit(1);
@@ -118,7 +118,7 @@ static void die(const char *what)
 static void run_method(const char *name, const rbd_model *m, const rbd_state *x, rbd_derivs *out)
 {
     const rbd_method *me = rbd_method_find(name);
-    void *ws;
+    void *ws = NULL;
     if (!me || me->init(m, NULL, &ws)) die(name);
     if (me->eval(ws, x, out)) die(name);
     me->fini(ws);
