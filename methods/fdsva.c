@@ -9,6 +9,10 @@
  *                     accurate variant on ill-conditioned chains (1.1-4.3x
  *                     fdsva's time; methods/README.md, "The FD
  *                     compositions on ill-conditioned chains")
+ *   fdsva-forces      AZA on IDSVA's factors with each column's ancestor
+ *                     rows kept as one spatial force (rbd_aza_solve_tvecs):
+ *                     the accurate variant on ill-conditioned chains, at
+ *                     about fdsva-aza's cost
  *   fdsva-factored    M^-1 times the factors of dID/du that IDSVA's lines
  *                     17-20 multiply out (fd_factored.c), O(nv^2)
  *   fdsva             fdsva-factored where dID/du is dense or nearly (an
@@ -32,7 +36,8 @@
 #include "id_ground.h"
 
 extern const rbd_method rbd_method_idsva, rbd_method_fdsva, rbd_method_fdsva_dmm, rbd_method_fdsva_dmm_loop,
-    rbd_method_fdsva_dmm_sparse, rbd_method_fdsva_aza, rbd_method_fdsva_factored, rbd_method_fdsva_1pass;
+    rbd_method_fdsva_dmm_sparse, rbd_method_fdsva_aza, rbd_method_fdsva_factored, rbd_method_fdsva_1pass,
+    rbd_method_fdsva_forces;
 
 #define FDSVA(var, str, comb, pass, sum)                                                            \
     static const rbd_fd_compose var##_c = { &rbd_method_##var, &rbd_method_idsva, comb,              \
@@ -58,6 +63,9 @@ FDSVA(fdsva_aza, "fdsva-aza", RBD_COMBINE_AZA, RBD_PASS_SEPARATE,
       "no explicit M^-1 in the product: the accurate variant on ill-conditioned chains")
 FDSVA(fdsva_factored, "fdsva-factored", RBD_COMBINE_FACTORED, RBD_PASS_SEPARATE,
       "IDSVA + M^-1 times IDSVA's t-vectors (lines 17-20 factored): -M^-1 dID/du in O(nv^2), no DMM")
+FDSVA(fdsva_forces, "fdsva-forces", RBD_COMBINE_AZA_FORCES, RBD_PASS_SHARED,
+      "IDSVA + M^-1 + AZA on IDSVA's factors, each column's ancestor rows as one force into ABA's backward pass: "
+      "no explicit M^-1 in the product, accurate on ill-conditioned chains")
 FDSVA(fdsva_1pass, "fdsva-1pass", RBD_COMBINE_SWITCH, RBD_PASS_GROUND,
       "fdsva with qdd0 and M^-1 from IDSVA's ground-frame forward pass (fd_ground.c): one kinematic pass, "
       "less accurate on long chains")

@@ -23,11 +23,12 @@
 #include <mpfr.h>
 #include "dynamics.h"
 #include "fd_compose.h"
+#include "id_ground.h"
 #include "method.h"
 #include "modelspec.h"
 #include "rbdref.h"
 
-enum { PREC = 256, NLINE = 24 };
+enum { PREC = 256, NLINE = 40 };
 
 static int nv;
 static size_t nn;
@@ -53,6 +54,7 @@ static void score(const char *what, mpfr_srcptr P, mpfr_srcptr R)
     mpfr_clear(e);
     int l = 0;
     while (l < nline && strcmp(line_name[l], what)) l++;
+    if (l == nline && nline == NLINE) { fputs("fd_stages: too many lines\n", stderr); exit(1); }
     if (l == nline) { line_name[nline++] = what; worst[l][0] = worst[l][1] = 0; }
     worst[l][0] = fmax(worst[l][0], nrel ? sqrt(srel / (double)nrel) : 0);
     worst[l][1] = fmax(worst[l][1], sr > 0 ? sqrt(se / sr) : 0);
@@ -199,10 +201,59 @@ int main(int argc, char **argv)
             run_method(idm[k], m, &xi, &di);
             rbd_aza_solve(m, d, z, G, X); from_d(P, X); score(lab[k], P, Xr);
         }
-        static const char *const fdm[] = { "fdsva-aza", "fd-cs", "abacr" };
-        for (int k = 0; k < 3; k++) {
+        {   /* rneacr's ancestor rows as forces on the parent (rbd_aza_solve_forces) */
+            const rbd_method *cr = rbd_method_find("rneacr");
+            void *ws = NULL;
+            double (*Fq)[6] = malloc(sizeof *Fq * v1), (*Fv)[6] = malloc(sizeof *Fv * v1);
+            if (!cr || !Fq || !Fv || cr->init(m, NULL, &ws) || cr->eval(ws, &xi, &di)) die("rneacr");
+            rbd_rneacr_parent_dforces(ws, Fq, Fv);
+            cr->fini(ws);
+            rbd_aza_solve_forces(m, d, z, G, (const double (*)[6])Fq, X);
+            from_d(P, X); score("AZA solve, rneacr's ancestor rows as forces", P, Xr);
+            rbd_aza_solve_forces(m, d, z, G + nn, (const double (*)[6])Fv, X);
+            from_d(P, X); score("dqdd/dqd: AZA solve, rneacr's rows as forces", P, F.dqdd_dv);
+            free(Fq); free(Fv);
+        }
+        {   /* idsva's t3 (dID/dq) and t2 (dID/dqd), ground frame, as forces: X0_p^* t */
+            const rbd_method *id = rbd_method_find("idsva");
+            void *ws = NULL;
+            double (*R)[24] = malloc(sizeof *R * v1), (*Fq)[6] = malloc(sizeof *Fq * v1);
+            if (!id || !R || !Fq || id->init(m, NULL, &ws) || id->eval(ws, &xi, &di)) die("idsva");
+            rbd_idg *g = rbd_idsva_backend.idg(ws);
+            rbd_idg_forward(m, g, q, v, qdd0);
+            rbd_idsva_backend.tvecs(ws, t1, R);
+            for (int c = 0; c < nv; c++) {
+                const int p = m->parent[m->dof_body[c]];
+                if (p >= 0) sp_xform_force(&g->X0[p], R[c] + 12, Fq[c]);
+            }
+            id->fini(ws);
+            rbd_aza_solve_forces(m, d, z, G, (const double (*)[6])Fq, X);
+            from_d(P, X); score("AZA solve, idsva's t3 as forces", P, Xr);
+            {
+                const rbd_method *cr = rbd_method_find("rneacr");
+                double (*Fr)[6] = malloc(sizeof *Fr * v1), (*Fv)[6] = malloc(sizeof *Fv * v1);
+                double *Gi = malloc(8 * nn);
+                memcpy(Gi, G, 8 * nn);
+                if (cr->init(m, NULL, &ws) || cr->eval(ws, &xi, &di)) die("rneacr");
+                rbd_rneacr_parent_dforces(ws, Fr, Fv);
+                cr->fini(ws);
+                rbd_aza_solve_forces(m, d, z, G, (const double (*)[6])Fq, X);
+                from_d(P, X); score("  ... rneacr's subtree rows, idsva's t3", P, Xr);
+                rbd_aza_solve_forces(m, d, z, Gi, (const double (*)[6])Fr, X);
+                from_d(P, X); score("  ... idsva's subtree rows, rneacr's forces", P, Xr);
+                free(Fr); free(Fv); free(Gi);
+            }
+            free(R); free(Fq);
+        }
+        static const char *const fdm[] = { "fdsva-aza", "fdsva-forces", "fd-cs", "abacr" };
+        for (int k = 0; k < 4; k++) {
             run_method(fdm[k], m, &xf, &df);
             from_d(P, o2); score(fdm[k], P, Xr);
+        }
+        static const char *const fdv[] = { "dqdd/dqd: fdsva", "dqdd/dqd: fdsva-forces", "dqdd/dqd: fd-cs" };
+        for (int k = 0; k < 3; k++) {
+            run_method(fdv[k] + 10, m, &xf, &df);
+            from_d(P, o3); score(fdv[k], P, F.dqdd_dv);
         }
         rbdref_mp_clear(&F); rbdref_mp_clear(&I0); rbdref_mp_clear(&Ia);
     }
