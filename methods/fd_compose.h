@@ -14,10 +14,11 @@
  *    ABA(q, qd, tau) leaves exactly what ABA(q, 0, b, 0) needs;
  *  - factored (IDSVA only): M^-1 times the factors of lines 17-20 of
  *    IDSVA's Algorithm 1, whose products are dID/du (fd_factored.c);
- *  - AZA on those factors (IDSVA only): the subtree rows of each column of
- *    dID/du formed, its ancestor rows kept as one spatial force that ABA's
- *    backward pass takes in (rbd_aza_solve_tvecs): no explicit M^-1 and no
- *    generalised forces that M^-1 would cancel, for accuracy where M is
+ *  - AZA with forces (IDSVA's factors, or RNEACR's body-frame force
+ *    derivatives): the subtree rows of each column of dID/du formed, its
+ *    ancestor rows kept as one spatial force that ABA's backward pass takes
+ *    in (rbd_aza_solve_tvecs, rbd_aza_solve_forces): no explicit M^-1 and
+ *    no generalised forces that M^-1 would cancel, for accuracy where M is
  *    ill-conditioned (methods/README.md).
  * fdcr, pin26-fd and the fdsva-* methods differ only in the inner ID method
  * and in that combination step (fd_compose.c), so their timings compare
@@ -50,7 +51,7 @@ typedef enum {
     RBD_COMBINE_DMM_SPARSE,     /* loop over the non-zero rows of dID/du only */
     RBD_COMBINE_AZA,            /* eq. (34) on blocks of columns             */
     RBD_COMBINE_FACTORED,       /* M^-1 times IDSVA's factors (fd_factored.c) */
-    RBD_COMBINE_AZA_FORCES,     /* AZA on IDSVA's factors, ancestor rows as forces (aza.c) */
+    RBD_COMBINE_AZA_FORCES,     /* AZA, each column's ancestor rows as a force (aza.c) */
     RBD_COMBINE_SWITCH          /* fdsva: sparse DMM or dgemm below the crossover, else factored */
 } rbd_combine;
 
@@ -70,6 +71,10 @@ typedef struct {
      * RBD_COMBINE_FACTORED takes its t-vectors */
     const struct rbd_idg_backend_s *ground;
     rbd_fd_pass pass;           /* RBD_PASS_SEPARATE unless ground */
+    /* or NULL; after the inner method's eval, each column's ancestor rows of
+     * dID/dq, dID/dqd as forces on the parent body (rbd_rneacr_parent_dforces),
+     * for RBD_COMBINE_AZA_FORCES without t-vectors */
+    void (*parent_dforces)(const void *idws, double (*Fq)[6], double (*Fv)[6]);
 } rbd_fd_compose;
 
 int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options *o, void **ws);

@@ -41,7 +41,7 @@ extern const rbd_method rbd_method_idsva, rbd_method_fdsva, rbd_method_fdsva_dmm
 
 #define FDSVA(var, str, comb, pass, sum)                                                            \
     static const rbd_fd_compose var##_c = { &rbd_method_##var, &rbd_method_idsva, comb,              \
-                                            &rbd_idsva_backend, pass };                               \
+                                            &rbd_idsva_backend, pass, NULL };                               \
     static int var##_init(const rbd_model *m, const rbd_options *o, void **ws)                      \
     {                                                                                               \
         return rbd_fdc_init(&var##_c, m, o, ws);                                                    \

@@ -245,13 +245,14 @@ int main(int argc, char **argv)
             }
             free(R); free(Fq);
         }
-        static const char *const fdm[] = { "fdsva-aza", "fdsva-forces", "fd-cs", "abacr" };
-        for (int k = 0; k < 4; k++) {
+        static const char *const fdm[] = { "fdsva-aza", "fdsva-forces", "fdcr-forces", "fd-cs", "abacr" };
+        for (int k = 0; k < 5; k++) {
             run_method(fdm[k], m, &xf, &df);
             from_d(P, o2); score(fdm[k], P, Xr);
         }
-        static const char *const fdv[] = { "dqdd/dqd: fdsva", "dqdd/dqd: fdsva-forces", "dqdd/dqd: fd-cs" };
-        for (int k = 0; k < 3; k++) {
+        static const char *const fdv[] = { "dqdd/dqd: fdsva", "dqdd/dqd: fdsva-forces", "dqdd/dqd: fdcr-forces",
+                                           "dqdd/dqd: fd-cs" };
+        for (int k = 0; k < 4; k++) {
             run_method(fdv[k] + 10, m, &xf, &df);
             from_d(P, o3); score(fdv[k], P, F.dqdd_dv);
         }
