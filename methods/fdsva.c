@@ -5,14 +5,16 @@
  *   fdsva-dmm-loop    DMM by a plain loop (no BLAS)
  *   fdsva-dmm-sparse  the plain loop skipping dID/du's structural zeros
  *   fdsva-aza         AZA, eq. (34), on blocks of columns: a solve with
- *                     ABA's factors instead of the explicit M^-1, the
- *                     accurate variant on ill-conditioned chains (1.1-4.3x
- *                     fdsva's time; methods/README.md, "The FD
- *                     compositions on ill-conditioned chains")
+ *                     ABA's factors instead of the explicit M^-1 (30x
+ *                     more accurate on the skewed chain of 100;
+ *                     methods/README.md, "The FD compositions on
+ *                     ill-conditioned chains")
  *   fdsva-forces      AZA on IDSVA's factors with each column's ancestor
  *                     rows kept as one spatial force (rbd_aza_solve_tvecs):
- *                     the accurate variant on ill-conditioned chains, at
- *                     about fdsva-aza's cost
+ *                     ancestor rows no longer rounded, IDSVA's
+ *                     ground-frame factors still are; about fdsva-aza's
+ *                     cost (fdcr.c's fdcr-forces, in body frames, is the
+ *                     accurate one)
  *   fdsva-factored    M^-1 times the factors of dID/du that IDSVA's lines
  *                     17-20 multiply out (fd_factored.c), O(nv^2)
  *   fdsva             fdsva-factored where dID/du is dense or nearly (an
@@ -60,12 +62,12 @@ FDSVA(fdsva_dmm_sparse, "fdsva-dmm-sparse", RBD_COMBINE_DMM_SPARSE, RBD_PASS_SEP
       "IDSVA + M^-1 + DMM loop over dID/du's possibly non-zero rows (ancestors and subtree) only")
 FDSVA(fdsva_aza, "fdsva-aza", RBD_COMBINE_AZA, RBD_PASS_SEPARATE,
       "IDSVA + M^-1 + AZA: ABA(q, 0, b, 0) on dID/du's columns, 8 at a time, ABA's IA reused; eq. (34), Fig. 7; "
-      "no explicit M^-1 in the product: the accurate variant on ill-conditioned chains")
+      "no explicit M^-1 in the product")
 FDSVA(fdsva_factored, "fdsva-factored", RBD_COMBINE_FACTORED, RBD_PASS_SEPARATE,
       "IDSVA + M^-1 times IDSVA's t-vectors (lines 17-20 factored): -M^-1 dID/du in O(nv^2), no DMM")
 FDSVA(fdsva_forces, "fdsva-forces", RBD_COMBINE_AZA_FORCES, RBD_PASS_SHARED,
-      "IDSVA + M^-1 + AZA on IDSVA's factors, each column's ancestor rows as one force into ABA's backward pass: "
-      "no explicit M^-1 in the product, accurate on ill-conditioned chains")
+      "IDSVA + M^-1 + AZA on IDSVA's factors, each column's ancestor rows as one force into ABA's backward pass "
+      "(never formed as torques): more accurate on ill-conditioned chains")
 FDSVA(fdsva_1pass, "fdsva-1pass", RBD_COMBINE_SWITCH, RBD_PASS_GROUND,
       "fdsva with qdd0 and M^-1 from IDSVA's ground-frame forward pass (fd_ground.c): one kinematic pass, "
       "less accurate on long chains")
