@@ -1,5 +1,6 @@
 /* The accuracy audit of one model (accuracy_run.h). */
 #include <float.h>
+#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +119,19 @@ static const double *target_output(const bench_target *t, const target_ws *w, co
     return w->d.dqdd_dtau;
 }
 
+double audit_cond_spd(const double *M, int n)
+{
+    size_t nn = (size_t)n * (size_t)n;
+    double *A = malloc(sizeof(double) * (nn + (size_t)n));
+    if (!A || n < 1) { free(A); return NAN; }
+    double *w = A + nn;
+    for (size_t k = 0; k < nn; k++) A[k] = M[k];
+    lapack_int info = LAPACKE_dsyev(LAPACK_COL_MAJOR, 'N', 'L', n, A, n, w);   /* w ascending */
+    double c = info ? NAN : w[0] > 0 ? w[n - 1] / w[0] : INFINITY;
+    free(A);
+    return c;
+}
+
 /* Worst over states of each metric. */
 static void worst_of(rbd_accuracy *w, const rbd_accuracy *a, int first)
 {
@@ -229,6 +243,31 @@ static int audit_target(const bench_target *t, const rbd_model *m, const char *s
     return rc;
 }
 
+/* conditioning.csv's row of the model from the references' M. */
+static int emit_cond(const rbd_model *m, const char *spec, double bf, const state_set *s, const audit_sink *sink)
+{
+    if (!sink->emit_cond || (sink->have_cond && sink->have_cond(sink->ctx))) return RBD_OK;
+    cond_row r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.model, sizeof r.model, "%s", spec);
+    r.bf = bf;
+    r.N = m->nb;
+    r.nv = m->nv;
+    r.states = s->S;
+    r.cond_M = 0;
+    r.cond_M_min = INFINITY;
+    for (int k = 0; k < s->S; k++) {
+        int rows, cols;
+        const double *M = rbdref_result_get(&s->ref[k], "M", &rows, &cols);
+        if (!M) return rbd_fail(RBD_EINVAL, "reference has no output 'M'");
+        double c = audit_cond_spd(M, m->nv);
+        if (isnan(c)) return rbd_fail(RBD_ENOMEM, "%s: the eigenvalues of M (LAPACK dsyev) failed", spec);
+        r.cond_M = fmax(r.cond_M, c);
+        r.cond_M_min = fmin(r.cond_M_min, c);
+    }
+    return sink->emit_cond(sink->ctx, &r);
+}
+
 static int target_missing(const bench_target *t, const audit_sink *sink)
 {
     if (!sink->have) return 1;
@@ -246,9 +285,11 @@ int audit_model(const rbd_model *m, const char *spec, double bf, const bench_tar
         if (!(tg[i].method && rbd_method_supports(tg[i].method, m)) && *audit_outputs(&tg[i]) &&
             target_missing(&tg[i], sink))
             todo++;
-    if (!todo) return RBD_OK;
+    int cond_todo = sink->emit_cond && !(sink->have_cond && sink->have_cond(sink->ctx));
+    if (!todo && !cond_todo) return RBD_OK;
     state_set s;
     int rc = states_make(m, o, sink, stop, &s, cache_failed);
+    if (!rc && cond_todo) rc = emit_cond(m, spec, bf, &s, sink);
     for (int i = 0; i < ntg && !rc; i++) {
         if (stop && *stop) { rc = 1; break; }
         if (tg[i].method && rbd_method_supports(tg[i].method, m)) continue;

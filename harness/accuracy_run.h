@@ -22,6 +22,12 @@
  * one output (tau, M, qdd or Minv).  Metrics do not depend on the numbering,
  * so the comparison is in the model's internal numbering.
  *
+ * Per model, the audit also records cond(M): the 2-norm condition number
+ * lambda_max / lambda_min of the reference's M (rounded to double; LAPACK
+ * dsyev, O(nv^3), nothing next to the reference's cost), the largest and
+ * smallest over the states (conditioning.csv).  It sets what an output
+ * that solves with M can be expected to reach (report_accuracy.h).
+ *
  * Default audit model: autoTree with skew = pi/3 and taper = 0.99.  skew != 0
  * makes gravity produce joint torques (with skew = 0 the tree is planar);
  * taper != 1 makes every body different.  0.99 rather than a stronger taper
@@ -50,6 +56,14 @@ typedef struct {
 
 void accuracy_row_to_fields(const accuracy_row *r, char buf[11][64], const char *fields[11]);
 
+/* One conditioning.csv row. */
+typedef struct {
+    char model[512];
+    double bf;              /* NAN for models that are not autoTree */
+    int N, nv, states;
+    double cond_M, cond_M_min;  /* max, min over the states */
+} cond_row;
+
 typedef struct {
     int states;
     uint64_t seed;
@@ -63,6 +77,10 @@ typedef struct {
     /* a finished row; non-zero stops the audit with that code */
     int (*emit)(void *ctx, const accuracy_row *r);
     void *ctx;
+    /* 1 if the model's conditioning row is on disk; NULL: none is */
+    int (*have_cond)(void *ctx);
+    /* its conditioning row; NULL: not recorded */
+    int (*emit_cond)(void *ctx, const cond_row *r);
     /* a reference is being computed / was read (for progress messages) */
     void (*on_ref)(void *ctx, int state, int states, int hit);
 } audit_sink;
@@ -74,6 +92,12 @@ typedef struct {
  * may be NULL). */
 int audit_model(const rbd_model *m, const char *spec, double bf, const bench_target *tg, int ntg,
                 const audit_opts *o, const audit_sink *sink, volatile sig_atomic_t *stop, int *cache_failed);
+
+/* The 2-norm condition number of the symmetric n x n M (column-major, lower
+ * triangle read): lambda_max / lambda_min by LAPACK dsyev on a copy;
+ * INFINITY when M is not positive definite, NAN when dsyev fails or on no
+ * memory. */
+double audit_cond_spd(const double *M, int n);
 
 /* The output names of a target, NULL-terminated (static storage). */
 const char *const *audit_outputs(const bench_target *t);

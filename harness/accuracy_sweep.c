@@ -1,4 +1,5 @@
 /* The accuracy audit over a config's models (accuracy_sweep.h). */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ int accuracy_models(const sweep_config *c, bench_model **out, int *n)
 }
 
 typedef struct {
-    csvlog *log;
+    csvlog *log, *cond;
     const bench_model *bm;
     progress *pg;
     int done;
@@ -75,6 +76,30 @@ static int emit_row(void *p, const accuracy_row *r)
     return csvlog_append(s->log, f);
 }
 
+static int have_cond(void *p)
+{
+    sink_ctx *s = p;
+    char bf[64];
+    bf_field(s->bm->bf, bf, sizeof bf);
+    const char *key[2] = { s->bm->spec, bf };
+    return csvlog_find(s->cond, key) >= 0;
+}
+
+static int emit_cond(void *p, const cond_row *r)
+{
+    sink_ctx *s = p;
+    char buf[7][64];
+    const char *f[7] = { r->model, buf[1], buf[2], buf[3], buf[4], buf[5], buf[6] };
+    bf_field(r->bf, buf[1], sizeof buf[1]);
+    snprintf(buf[2], 64, "%d", r->N);
+    snprintf(buf[3], 64, "%d", r->nv);
+    snprintf(buf[4], 64, "%d", r->states);
+    /* 4 digits, as accuracy.csv; DBL_MAX for a singular M (finite columns only) */
+    snprintf(buf[5], 64, isfinite(r->cond_M) ? "%.4g" : "%.17g", isfinite(r->cond_M) ? r->cond_M : DBL_MAX);
+    snprintf(buf[6], 64, isfinite(r->cond_M_min) ? "%.4g" : "%.17g", isfinite(r->cond_M_min) ? r->cond_M_min : DBL_MAX);
+    return csvlog_append(s->cond, f);
+}
+
 static void on_ref(void *p, int state, int states, int hit)
 {
     sink_ctx *s = p;
@@ -89,14 +114,22 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir)
     bench_target *tg = NULL;
     bench_model *bm = NULL;
     int ntg = 0, nbm = 0, status = EXIT_FAIL, cache_failed = 0;
-    csvlog log;
+    csvlog log, cond;
     memset(&log, 0, sizeof log);
+    memset(&cond, 0, sizeof cond);
     char cache[4096];
     if (c->cache) snprintf(cache, sizeof cache, "%s", c->cache);
     else audit_default_cache(cache, sizeof cache);
     if (bench_targets(c, &tg, &ntg) || accuracy_models(c, &bm, &nbm)) { cli_lib_error(cmd, 0); goto done; }
     char *p = results_path(dir, ACCURACY_CSV);
     if (!p || csvlog_open(&log, p, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY)) {
+        free(p);
+        cli_lib_error(cmd, 0);
+        goto done;
+    }
+    free(p);
+    p = results_path(dir, CONDITIONING_CSV);
+    if (!p || csvlog_open(&cond, p, conditioning_cols, CONDITIONING_NCOLS, CONDITIONING_NKEY)) {
         free(p);
         cli_lib_error(cmd, 0);
         goto done;
@@ -113,8 +146,9 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir)
     rbdref_opts_default(&o.ref);
     progress pg;
     progress_start(&pg, nbm);
-    sink_ctx sc = { &log, NULL, &pg, 0, "" };
-    audit_sink sink = { have_row, emit_row, &sc, on_ref };
+    sink_ctx sc = { &log, &cond, NULL, &pg, 0, "" };
+    audit_sink sink = { .have = have_row, .emit = emit_row, .ctx = &sc, .have_cond = have_cond,
+                        .emit_cond = emit_cond, .on_ref = on_ref };
     int rc = RBD_OK;
     for (int j = 0; j < nbm && !rc && !cli_interrupted; j++) {
         rbd_model *m = NULL;
@@ -133,12 +167,13 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir)
     json_t *settings = json_pack("{s:i, s:I, s:f, s:f, s:i, s:s, s:s}", "states", c->acc_states, "seed",
                                  (json_int_t)c->seed, "skew", c->acc_skew, "taper", c->acc_taper, "prec_bits",
                                  o.ref.prec, "step", "h = 2^-prec (complex step, reference/README.md)", "cache", cache);
-    rc = accuracy_write_json(dir, &log, settings);
+    rc = accuracy_write_json(dir, &log, &cond, settings);
     json_decref(settings);
     if (rc) { cli_lib_error(cmd, 0); goto done; }
     status = cli_interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 done:
     csvlog_close(&log);
+    csvlog_close(&cond);
     free(tg);
     free(bm);
     return status;

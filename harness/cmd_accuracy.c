@@ -22,9 +22,12 @@ static const char help[] =
     "row goes to DIR/accuracy.csv, flushed at once (a rerun into DIR resumes),\n"
     "with the worst over the states of: term-wise RMS relative error (entries\n"
     "with |R_ij| > 1e-12 max|R|), max absolute error, normwise relative error,\n"
-    "max |X| on the reference's structural zeros.  Then DIR/accuracy.json and\n"
-    "DIR/tables.md are written and the summary table (worst RMS relative error\n"
-    "per method/output and N) is printed.\n\n"
+    "max |X| on the reference's structural zeros.  Per model, cond(M) goes to\n"
+    "DIR/conditioning.csv.  Then DIR/accuracy.json and DIR/tables.md are written\n"
+    "and the summary printed: per group the worst RMS relative error and the\n"
+    "worst normwise error under cond(M) and u cond(M), cells marked ! where a\n"
+    "method is more than 100x less accurate than the complex step on that output,\n"
+    "and a list of those rows.\n\n"
     "  --N LIST         autoTree N, e.g. 10,100,500 (A:B, A:STEP:B ranges)\n"
     "  --bf LIST        branching factors (default 1)\n"
     "  --skew X         autoTree skew (default pi/3: gravity loads every joint)\n"
@@ -117,8 +120,12 @@ int cmd_accuracy(int argc, char **argv)
     csvlog acc;
     int present = 0;
     if (accuracy_read(dir, &acc, &present)) { cli_lib_error("accuracy", 0); goto done; }
+    csvlog cond;
+    int have_cond = 0;
+    if (present && conditioning_read(dir, &cond, &have_cond)) { csvlog_close(&acc); cli_lib_error("accuracy", 0); goto done; }
     if (present) {
-        accuracy_summary(stdout, &acc);
+        accuracy_summary(stdout, &acc, have_cond ? &cond : NULL);
+        if (have_cond) csvlog_close(&cond);
         fflush(stdout);
         fprintf(stderr, "rbdiff accuracy: %d rows in %s\n", acc.nrows, acc.path);
         csvlog_close(&acc);

@@ -160,9 +160,13 @@ static int write_tables(FILE *f, void *p)
     int rc = accuracy_read(c->dir, &acc, &present);
     if (rc) return rc;
     if (present) {
+        csvlog cond;
+        int have_cond = 0;
+        if ((rc = conditioning_read(c->dir, &cond, &have_cond))) { csvlog_close(&acc); return rc; }
         if (c->n) fputc('\n', f);
-        accuracy_summary(f, &acc);
+        accuracy_summary(f, &acc, have_cond ? &cond : NULL);
         csvlog_close(&acc);
+        if (have_cond) csvlog_close(&cond);
     }
     write_rates(f, c->rows, c->n);
     return RBD_OK;

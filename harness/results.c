@@ -35,6 +35,11 @@ const csv_col accuracy_cols[ACCURACY_NCOLS] = {
     { "normwise", CSV_NUM }, { "zero_max", CSV_OPTNUM },
 };
 
+const csv_col conditioning_cols[CONDITIONING_NCOLS] = {
+    { "model", CSV_STR }, { "bf", CSV_OPTNUM }, { "N", CSV_INT }, { "nv", CSV_INT }, { "states", CSV_INT },
+    { "cond_M", CSV_NUM }, { "cond_M_min", CSV_NUM },
+};
+
 const csv_col crossover_cols[CROSSOVER_NCOLS] = {
     { "A", CSV_STR }, { "B", CSV_STR }, { "bf", CSV_NUM }, { "range", CSV_STR }, { "N_cross", CSV_OPTNUM },
     { "bracket_lo", CSV_INT }, { "bracket_hi", CSV_INT }, { "status", CSV_STR }, { "probes", CSV_INT },

@@ -5,6 +5,7 @@
  *   samples.csv     ns per call of every timed batch of each timings row
  *                   (the rank test of `compare`)
  *   accuracy.csv    one row per method x model: errors against the reference
+ *   conditioning.csv one row per audited model: cond(M) over its states
  *   crossover.csv   one row per crossover search
  *   peer_checks.csv one row per peer function x model: its outputs against
  *                   ours before timing, and whether it was timed
@@ -26,6 +27,7 @@
 #define SAMPLES_CSV "samples.csv"
 #define INSTRUCTIONS_CSV "instructions.csv"
 #define PEER_CHECKS_CSV "peer_checks.csv"
+#define CONDITIONING_CSV "conditioning.csv"
 
 /* nq came with the robots, fp_ops and flops later: files without the last
  * two still read (csvlog_read pads trailing optional columns). */
@@ -33,6 +35,11 @@ enum { TIMINGS_NCOLS = 18, TIMINGS_NKEY = 3 };
 extern const csv_col timings_cols[TIMINGS_NCOLS];
 enum { ACCURACY_NCOLS = 11, ACCURACY_NKEY = 4 };
 extern const csv_col accuracy_cols[ACCURACY_NCOLS];
+/* conditioning.csv (the audit, accuracy_run.h): model, bf, N, nv, states,
+ * cond_M (the largest 2-norm condition number of M over the states),
+ * cond_M_min (the smallest). */
+enum { CONDITIONING_NCOLS = 7, CONDITIONING_NKEY = 2 };
+extern const csv_col conditioning_cols[CONDITIONING_NCOLS];
 enum { CROSSOVER_NCOLS = 11, CROSSOVER_NKEY = 4 };
 extern const csv_col crossover_cols[CROSSOVER_NCOLS];
 /* samples.csv: method, kind, model, batch, ns (per call in that batch). */

@@ -38,6 +38,7 @@ static const table_kind tables[] = {
     { SAMPLES_CSV, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY },
     { CROSSOVER_CSV, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY },
     { ACCURACY_CSV, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY },
+    { CONDITIONING_CSV, conditioning_cols, CONDITIONING_NCOLS, CONDITIONING_NKEY },
     { INSTRUCTIONS_CSV, instructions_cols, INSTRUCTIONS_NCOLS, INSTRUCTIONS_NKEY },
 };
 enum { NTABLES = sizeof tables / sizeof tables[0] };

@@ -7,8 +7,9 @@
  *    and skewed/tapered: term-wise RMS relative error (reference/README.md) and max
  *    error; fd-fd by max error only (its error is absolute);
  *  - qdd equals rbd_aba's, dqdd_dtau equals rbd_minv's M^-1 (each variant);
- *  - fdsva-aza and fdsva-factored equal fdsva-dmm (and the other DMM
- *    flavours) to 1e-12;
+ *  - fdsva-aza, fdsva-factored and fdsva-forces equal fdsva-dmm (and the
+ *    other DMM flavours) to 1e-12 (fdcr-forces, more accurate than either
+ *    on these chains, by the fd-cs agreement alone);
  *  - multi-dof joints (free-flyer, spherical, prismatic, off-axis revolute);
  *  - bad arguments and options give error codes and a message.
  */
@@ -201,7 +202,8 @@ static void test_combinations_agree(void **s)
     (void)s;
     const char *specs[] = { "autotree:N=37,bf=1,skew=0.7,taper=0.95", "autotree:N=40,bf=2,skew=1,taper=0.95",
                             "autotree:N=23,bf=5,skew=-0.5,taper=0.9" };
-    const char *others[] = { "fdsva-aza", "fdsva-factored", "fdsva-dmm-loop", "fdsva-dmm-sparse", "fdsva" };
+    const char *others[] = { "fdsva-aza", "fdsva-factored", "fdsva-dmm-loop", "fdsva-dmm-sparse", "fdsva",
+                             "fdsva-forces" };
     for (int t = 0; t < 3; t++) {
         rbd_model *m = tu_model(specs[t]);
         evalbuf st, ref, r;
@@ -211,7 +213,7 @@ static void test_combinations_agree(void **s)
         rbd_random_state(m, &rng, st.q, st.v, NULL, st.tau);
         eval_method(rbd_method_find("fdsva-dmm"), m, &st, &ref);
         size_t n2 = (size_t)m->nv * (size_t)m->nv;
-        for (int k = 0; k < 5; k++) {
+        for (int k = 0; k < 6; k++) {
             eval_method(rbd_method_find(others[k]), m, &st, &r);
             /* relative to max|entry| (term-wise, cancelled entries differ
              * in their last digits by ~1e-9 relative between any two orders

@@ -3,7 +3,10 @@
  * every registered method and base algorithm scores near rounding against
  * the MPFR reference, deliberately wrong methods (a perturbed entry, an
  * output left unfilled) are caught, rows already on disk are not redone,
- * and the reference comes from the cache the second time.
+ * and the reference comes from the cache the second time.  cond(M) is
+ * recorded per model and agrees with cond(M^-1) from the reference's M^-1;
+ * the summary marks and lists a row that loses more than 100x against the
+ * complex step.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -12,11 +15,15 @@
 #include <string.h>
 #include <unistd.h>
 #include "testutil.h"
+#include <sys/stat.h>
 #include "accuracy_run.h"
+#include "report_accuracy.h"
 
 typedef struct {
     accuracy_row rows[256];
     int n, refs, hits, have_all;
+    cond_row cond;
+    int nconds;
 } collect;
 
 static int have(void *p, const char *method, const char *output)
@@ -30,6 +37,19 @@ static int emit(void *p, const accuracy_row *r)
     collect *c = p;
     assert_true(c->n < 256);
     c->rows[c->n++] = *r;
+    return 0;
+}
+
+static int have_cond(void *p)
+{
+    return ((collect *)p)->have_all;
+}
+
+static int emit_cond(void *p, const cond_row *r)
+{
+    collect *c = p;
+    c->cond = *r;
+    c->nconds++;
     return 0;
 }
 
@@ -69,7 +89,8 @@ static void audit(const char *spec, const bench_target *tg, int ntg, collect *c)
     rbd_model *m = tu_model(spec);
     audit_opts o = { .states = 2, .seed = 7, .cache = cache_dir };
     rbdref_opts_default(&o.ref);
-    audit_sink sink = { have, emit, c, on_ref };
+    audit_sink sink = { .have = have, .emit = emit, .ctx = c, .have_cond = have_cond, .emit_cond = emit_cond,
+                        .on_ref = on_ref };
     int failed = 0;
     int rc = audit_model(m, spec, 1, tg, ntg, &o, &sink, NULL, &failed);
     if (rc) fail_msg("audit of %s: %s", spec, rbd_last_error());
@@ -188,6 +209,7 @@ static void test_resume_and_cache(void **s)
     audit(spec, tg, 1, &c);
     assert_int_equal(c.n, 0);
     assert_int_equal(c.refs, 0);
+    assert_int_equal(c.nconds, 0);
     collect c1 = { .n = 0 }, c2 = { .n = 0 };
     audit(spec, tg, 1, &c1);
     audit(spec, tg, 1, &c2);
@@ -197,12 +219,100 @@ static void test_resume_and_cache(void **s)
     for (int k = 0; k < c1.n; k++) assert_memory_equal(&c1.rows[k], &c2.rows[k], sizeof c1.rows[k]);
 }
 
+/* cond(M) by dsyev: exact on a diagonal matrix, infinite when M is not
+ * positive definite; on a model, the audit's row agrees with cond(M^-1) of
+ * the reference's M^-1 (columns of ABA, not of RNEA: an independent path). */
+static void test_conditioning(void **s)
+{
+    (void)s;
+    const double D[9] = { 4, 0, 0, 0, 1, 0, 0, 0, 400 };
+    assert_true(fabs(audit_cond_spd(D, 3) - 400) < 1e-12);
+    const double N2[4] = { 1, 2, 2, 1 };    /* eigenvalues 3, -1 */
+    assert_true(isinf(audit_cond_spd(N2, 2)));
+    const bench_target tg[1] = { { .name = "idsva", .method = idsva(), .kind = "ID" } };
+    const char *spec = "autotree:N=12,bf=1,skew=1.0471975511965976,taper=0.99";
+    collect c = { .n = 0 };
+    audit(spec, tg, 1, &c);
+    assert_int_equal(c.nconds, 1);
+    assert_int_equal(c.cond.nv, 12);
+    assert_int_equal(c.cond.states, 2);
+    assert_true(c.cond.cond_M >= c.cond.cond_M_min && c.cond.cond_M_min > 1);
+    rbd_model *m = tu_model(spec);
+    rbd_rng r;
+    rbd_rng_seed(&r, 7);
+    double q[12], v[12], a[12], tau[12], worst = 0;
+    for (int k = 0; k < 2; k++) {
+        rbd_random_state(m, &r, q, v, a, tau);
+        rbdref_result ref;
+        assert_int_equal(rbdref_result_init(&ref, 12), 0);
+        assert_int_equal(rbdref_eval_cached(cache_dir, m, q, v, a, tau, NULL, &ref, NULL), 0);
+        worst = fmax(worst, audit_cond_spd(ref.Minv, 12));
+        rbdref_result_free(&ref);
+    }
+    if (!(fabs(worst / c.cond.cond_M - 1) < 1e-6))
+        fail_msg("cond(M) %.6g, cond(M^-1) %.6g", c.cond.cond_M, worst);
+    rbd_model_free(m);
+}
+
+/* The expectation and the flag: u cond(M) for outputs that solve with M
+ * only; the complex-step counterpart of each output; and the summary of an
+ * accuracy.csv + conditioning.csv marks the row 200x worse than fd-cs (not
+ * the one 50x worse) and lists it. */
+static void test_flags(void **s)
+{
+    (void)s;
+    assert_true(fabs(accuracy_expected("dqdd_dq", 1e8) - 0x1p-53 * 1e8) < 1e-30);
+    assert_true(isnan(accuracy_expected("dtau_dq", 1e8)));
+    assert_true(isnan(accuracy_expected("Minv", NAN)) || accuracy_expected("Minv", NAN) != accuracy_expected("Minv", NAN));
+    const char *cm, *co;
+    assert_true(accuracy_cs_counterpart("fdsva", "dqdd_dv", &cm, &co) && !strcmp(cm, "fd-cs") && !strcmp(co, "dqdd_dv"));
+    assert_true(accuracy_cs_counterpart("minv", "Minv", &cm, &co) && !strcmp(cm, "fd-cs") && !strcmp(co, "dqdd_dtau"));
+    assert_true(accuracy_cs_counterpart("rnea", "tau", &cm, &co) && !strcmp(cm, "id-cs"));
+    assert_false(accuracy_cs_counterpart("crba", "M", &cm, &co));
+    assert_false(accuracy_cs_counterpart("fd-cs", "qdd", &cm, &co));
+    assert_true(accuracy_cs_ratio(1e-12, 0) == 1e-12 / 0x1p-53);
+    char dir[300], path[400];
+    snprintf(dir, sizeof dir, "%s/flags", cache_dir);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    const char *sp = "\"autotree:N=4,bf=1,skew=0.5,taper=0.9\"";
+    snprintf(path, sizeof path, "%s/accuracy.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "method,output,model,bf,N,nv,states,rms_rel,max_abs,normwise,zero_max\n"
+               "fd-cs,dqdd_dq,%s,1,4,4,1,1e-13,1e-13,1e-14,\n"
+               "slow-one,dqdd_dq,%s,1,4,4,1,2e-11,1e-13,1e-14,\n"
+               "near-one,dqdd_dq,%s,1,4,4,1,5e-12,1e-13,1e-14,\n", sp, sp, sp);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/conditioning.csv", dir);
+    assert_non_null(f = fopen(path, "w"));
+    fprintf(f, "model,bf,N,nv,states,cond_M,cond_M_min\n%s,1,4,4,1,1000,900\n", sp);
+    fclose(f);
+    csvlog t, k;
+    int p1 = 0, p2 = 0;
+    assert_int_equal(accuracy_read(dir, &t, &p1), 0);
+    assert_int_equal(conditioning_read(dir, &k, &p2), 0);
+    assert_true(p1 && p2);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *mf = open_memstream(&out, &len);
+    accuracy_summary(mf, &t, &k);
+    fclose(mf);
+    if (!strstr(out, "| slow-one | dqdd_dq | 2.0e-11 ! |") || strstr(out, "| near-one | dqdd_dq | 5.0e-12 ! |") ||
+        !strstr(out, "| cond(M) | max over states | 1.0e+03 |") || !strstr(out, "| slow-one | dqdd_dq | autoTree bf=1 skew=0.5 taper=0.9 N=4 |"))
+        { fputs(out, stderr); fail_msg("summary above"); }
+    free(out);
+    csvlog_close(&t);
+    csvlog_close(&k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_method_small_trees),
         cmocka_unit_test(test_wrong_methods_caught),
         cmocka_unit_test(test_resume_and_cache),
+        cmocka_unit_test(test_conditioning),
+        cmocka_unit_test(test_flags),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -26,6 +26,13 @@ awk -F, 'NR > 1 && $1 == "idsva" { n++; if (!($(NF - 3) < 1e-12) || $(NF - 4) !=
 grep -q '^# Accuracy' "$TMP/s/tables.md" || fail "no accuracy summary in tables.md"
 grep -q '| idsva | dtau_dq |' "$TMP/s/tables.md" || fail "no idsva row in the summary"
 grep -q '"rows"' "$TMP/s/accuracy.json" || fail "accuracy.json has no rows"
+# cond(M) per model: conditioning.csv, its rows above the normwise table, in accuracy.json
+cond=$TMP/s/conditioning.csv
+[ "$(head -1 "$cond")" = "model,bf,N,nv,states,cond_M,cond_M_min" ] || fail "conditioning.csv header"
+[ "$(grep -c '^"autotree:' "$cond")" = 2 ] || { fail "want 2 conditioning rows"; cat "$cond"; }
+awk -F, 'NR > 1 { if (!($(NF - 1) >= $NF && $NF >= 1)) bad = 1 } END { exit bad }' "$cond" || fail "cond_M < cond_M_min or < 1"
+grep -q '^| cond(M) | max over states |' "$TMP/s/tables.md" || fail "no cond(M) row in tables.md"
+grep -q '"cond_M"' "$TMP/s/accuracy.json" || fail "accuracy.json has no cond_M"
 [ "$(ls "$TMP/cache" | grep -c '^rbdref-')" = 4 ] || fail "want 4 cached references (2 models x 2 states)"
 rows=$(wc -l <"$csv")
 # shellcheck disable=SC2086

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "derivatives/fd/fd_compose.h"
+#include "derivatives/id/id_ground.h"
 
 #ifndef AZA_K
 #define AZA_K 8
@@ -28,6 +29,8 @@ struct rbd_aza {
     double (*B)[AZA_K];         /* [nv] packed columns: u, then qdd in place    */
     unsigned char *fast, *leaf; /* [nb] */
     unsigned char *first;       /* [nb] the parent's last child: its pA_p is set, not added to */
+    blk *inj;                   /* [nb] external forces of the block's columns (rbd_aza_solve_forces) */
+    unsigned char *has_inj;     /* [nb] inj[i] holds some */
 };
 
 rbd_aza *rbd_aza_new(const rbd_model *m)
@@ -41,7 +44,9 @@ rbd_aza *rbd_aza_new(const rbd_model *m)
     z->fast = malloc(nb);
     z->leaf = malloc(nb);
     z->first = malloc(nb);
-    if (!z->pA || !z->a || !z->B || !z->fast || !z->leaf || !z->first) {
+    z->inj = malloc(nb * sizeof *z->inj);
+    z->has_inj = calloc(nb, 1);
+    if (!z->pA || !z->a || !z->B || !z->fast || !z->leaf || !z->first || !z->inj || !z->has_inj) {
         rbd_aza_free(z);
         rbd_fail(RBD_ENOMEM, "aza: out of memory for %d bodies", m->nb);
         return NULL;
@@ -61,6 +66,7 @@ void rbd_aza_free(rbd_aza *z)
 {
     if (!z) return;
     free(z->pA); free(z->a); free(z->B); free(z->fast); free(z->leaf); free(z->first);
+    free(z->inj); free(z->has_inj);
     free(z);
 }
 
@@ -120,6 +126,11 @@ static void aza_block(const rbd_model *m, const rbd_data *d, rbd_aza *z)
         const double *Dinv = d->Dinv + 36 * i;
         double (*restrict pA)[AZA_K] = z->pA[i];
         if (z->leaf[i]) memset(pA, 0, sizeof(blk));   /* no child set it */
+        if (z->has_inj[i]) {                            /* an external force f: pA_i -= f (RBDA Table 7.1) */
+            for (int r = 0; r < 6; r++)
+                for (int c = 0; c < AZA_K; c++) pA[r][c] -= z->inj[i][r][c];
+            z->has_inj[i] = 0;
+        }
         blk pa;
         if (z->fast[i]) {
             const double U0 = d->U[v0][0], U1 = d->U[v0][1], U2 = d->U[v0][2], U3 = d->U[v0][3],
@@ -188,6 +199,67 @@ static void aza_block(const rbd_model *m, const rbd_data *d, rbd_aza *z)
             for (int k = 0; k < n; k++)
                 for (int r = 0; r < 6; r++)
                     for (int c = 0; c < AZA_K; c++) a[r][c] += S[6 * k + r] * B[v0 + k][c];
+        }
+    }
+}
+
+void rbd_aza_solve_forces(const rbd_model *m, const rbd_data *d, rbd_aza *z, const double *G, const double (*F)[6],
+                          double *X)
+{
+    const int nv = m->nv;
+    const size_t ld = (size_t)nv;
+    for (int c0 = 0; c0 < nv; c0 += AZA_K) {
+        const int kc = nv - c0 < AZA_K ? nv - c0 : AZA_K;
+        for (int j = 0; j < nv; j++)
+            for (int c = 0; c < AZA_K; c++) z->B[j][c] = 0;
+        for (int c = 0; c < kc; c++) {
+            const int col = c0 + c, b = m->dof_body[col], p = m->parent[b];
+            const int e = m->subtree_end[b] < m->nb ? m->idx_v[m->subtree_end[b]] : nv;
+            const double *g = G + ld * (size_t)col;
+            for (int j = m->idx_v[b]; j < e; j++) z->B[j][c] = g[j];      /* b's subtree rows */
+            if (p < 0) continue;
+            if (!z->has_inj[p]) { memset(z->inj[p], 0, sizeof(blk)); z->has_inj[p] = 1; }
+            for (int r = 0; r < 6; r++) z->inj[p][r][c] = F[col][r];
+        }
+        aza_block(m, d, z);
+        double *x = X + ld * (size_t)c0;
+        for (int c = 0; c < kc; c++)
+            for (int j = 0; j < nv; j++) x[j + ld * (size_t)c] = -z->B[j][c];
+    }
+}
+
+static inline double dot6(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+
+void rbd_aza_solve_tvecs(const rbd_model *m, const rbd_data *d, rbd_aza *z, const rbd_idg *g,
+                         const double (*R)[24], double *Xq, double *Xv)
+{
+    const int nv = m->nv;
+    const size_t ld = (size_t)nv;
+    for (int c0 = 0; c0 < 2 * nv; c0 += AZA_K) {     /* columns of dID/dq, then of dID/dqd */
+        const int kc = 2 * nv - c0 < AZA_K ? 2 * nv - c0 : AZA_K;
+        for (int j = 0; j < nv; j++)
+            for (int c = 0; c < AZA_K; c++) z->B[j][c] = 0;
+        for (int c = 0; c < kc; c++) {
+            const int v = c0 + c >= nv, col = c0 + c - (v ? nv : 0), b = m->dof_body[col], p = m->parent[b];
+            const int e = m->subtree_end[b] < m->nb ? m->idx_v[m->subtree_end[b]] : nv;
+            /* subtree rows: t4_j^T Psi_dot_c + t1_j^T Psi_ddot_c, or t4_j^T S_c + t1_j^T (S_dot + Psi_dot)_c */
+            const double *a = v ? g->S[col] : g->Pd[col], *bb = v ? g->SdPd[col] : g->Pdd[col];
+            for (int j = m->idx_v[b]; j < e; j++) z->B[j][c] = dot6(R[j] + 18, a) + dot6(R[j], bb);
+            if (p < 0) continue;
+            /* ancestor rows S_k^T t3_c (S_k^T t2_c): t as a force on p, in p's frame */
+            double f[6];
+            sp_xform_force(&g->X0[p], R[col] + (v ? 6 : 12), f);
+            if (!z->has_inj[p]) { memset(z->inj[p], 0, sizeof(blk)); z->has_inj[p] = 1; }
+            for (int r = 0; r < 6; r++) z->inj[p][r][c] = f[r];
+        }
+        aza_block(m, d, z);
+        for (int c = 0; c < kc; c++) {
+            const int v = c0 + c >= nv, col = c0 + c - (v ? nv : 0);
+            double *x = (v ? Xv : Xq) + ld * (size_t)col;
+            for (int j = 0; j < nv; j++) x[j] = -z->B[j][c];
         }
     }
 }

@@ -41,6 +41,7 @@ typedef struct {
     rbd_dmm_rows rows;
     rbd_fdf *fdf;
     double (*R)[24];            /* [nv] the t-vectors for the factored product */
+    double (*F)[6];             /* [2 nv] forces on the parents (q, then qd): AZA with forces, no t-vectors */
     rbd_fd_pass pass;           /* c->pass, or separate passes where it does not apply */
     double *zero;               /* [nv] qdd = 0 for RBD_PASS_GROUND */
 } fdc_ws;
@@ -123,7 +124,7 @@ void rbd_fdc_fini(void *p)
     if (w->idws) w->c->id->fini(w->idws);
     rbd_data_free(w->d);
     rbd_data_free(w->dm);
-    free(w->G); free(w->tau); free(w->zero); free(w->R);
+    free(w->G); free(w->tau); free(w->zero); free(w->R); free(w->F);
     rbd_aza_free(w->aza);
     rbd_fdf_free(w->fdf);
     rbd_dmm_rows_fini(&w->rows);
@@ -167,19 +168,34 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
     if (w->minv != RBD_MINV_ANALYTIC) w->dm = rbd_data_new(m);
     w->G = calloc(2 * nv * nv, sizeof(double));
     w->tau = malloc(sizeof(double) * nv);
-    if (w->combine == RBD_COMBINE_AZA && !(w->aza = rbd_aza_new(m))) { rbd_fdc_fini(w); return RBD_ENOMEM; }
-    if (w->combine == RBD_COMBINE_FACTORED) {
+    if ((w->combine == RBD_COMBINE_AZA || w->combine == RBD_COMBINE_AZA_FORCES) && !(w->aza = rbd_aza_new(m))) {
+        rbd_fdc_fini(w);
+        return RBD_ENOMEM;
+    }
+    if (w->combine == RBD_COMBINE_AZA_FORCES && !(c->ground && c->ground->tvecs)) {
+        if (!c->parent_dforces) {
+            rbd_fdc_fini(w);
+            return rbd_fail(RBD_EINVAL, "%s: AZA with forces needs the inner method's t-vectors or forces", name);
+        }
+        if (!(w->F = malloc(sizeof *w->F * 2 * nv))) { rbd_fdc_fini(w); return RBD_ENOMEM; }
+    } else if (w->combine == RBD_COMBINE_FACTORED || w->combine == RBD_COMBINE_AZA_FORCES) {
         if (!c->ground || !c->ground->tvecs) {
             rbd_fdc_fini(w);
             return rbd_fail(RBD_EINVAL, "%s: the factored product needs the inner method's t-vectors", name);
         }
         w->R = malloc(sizeof *w->R * nv);
-        if (!w->R || !(w->fdf = rbd_fdf_new(m))) { rbd_fdc_fini(w); return RBD_ENOMEM; }
+        if (!w->R || (w->combine == RBD_COMBINE_FACTORED && !(w->fdf = rbd_fdf_new(m)))) {
+            rbd_fdc_fini(w);
+            return RBD_ENOMEM;
+        }
     }
     /* the shared passes need the analytic M^-1 (the others are their own
      * algorithms) and no AZA (it reads ABA's body-frame IA, U, D^-1, which
      * fd_ground.c does not make) */
-    w->pass = w->minv == RBD_MINV_ANALYTIC && w->combine != RBD_COMBINE_AZA ? c->pass : RBD_PASS_SEPARATE;
+    w->pass = w->minv == RBD_MINV_ANALYTIC && w->combine != RBD_COMBINE_AZA &&
+                      !(w->combine == RBD_COMBINE_AZA_FORCES && c->pass == RBD_PASS_GROUND)
+                  ? c->pass
+                  : RBD_PASS_SEPARATE;
     if (w->pass == RBD_PASS_GROUND && !(w->zero = calloc(nv + 1, sizeof *w->zero))) {
         rbd_fdc_fini(w);
         return rbd_fail(RBD_ENOMEM, "%s: out of memory", name);
@@ -206,7 +222,8 @@ int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
     const rbd_model *m = w->m;
     const size_t nn = (size_t)m->nv * (size_t)m->nv;
     int rc;
-    rbd_idg *g = w->pass != RBD_PASS_SEPARATE || w->combine == RBD_COMBINE_FACTORED ? w->c->ground->idg(w->idws) : NULL;
+    const int tv = w->combine == RBD_COMBINE_FACTORED || (w->combine == RBD_COMBINE_AZA_FORCES && !w->F);
+    rbd_idg *g = w->pass != RBD_PASS_SEPARATE || tv ? w->c->ground->idg(w->idws) : NULL;
     if (w->pass == RBD_PASS_GROUND) {
         rbd_idg_forward(m, g, x->q, x->v, w->zero);
         if ((rc = rbd_fdg_solve(m, w->d, g, x->tau, out->qdd, out->dqdd_dtau))) return rc;
@@ -227,7 +244,7 @@ int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
             else if ((rc = rbd_minv(m, w->dm, w->minv, x->q, out->dqdd_dtau))) return rc;
         }
     }
-    if (w->pass != RBD_PASS_SEPARATE && w->combine != RBD_COMBINE_FACTORED)
+    if (w->pass != RBD_PASS_SEPARATE && !tv)
         w->c->ground->backward(w->idws, w->tau, w->G, w->G + nn);
     const double *Mi = out->dqdd_dtau;
     switch (w->combine) {
@@ -249,6 +266,16 @@ int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
     case RBD_COMBINE_FACTORED:
         w->c->ground->tvecs(w->idws, w->tau, w->R);
         rbd_fdf_solve(m, w->fdf, Mi, g, (const double (*)[24])w->R, out->dqdd_dq, out->dqdd_dv);
+        break;
+    case RBD_COMBINE_AZA_FORCES:
+        if (w->F) {
+            w->c->parent_dforces(w->idws, w->F, w->F + m->nv);
+            rbd_aza_solve_forces(m, w->d, w->aza, w->G, (const double (*)[6])w->F, out->dqdd_dq);
+            rbd_aza_solve_forces(m, w->d, w->aza, w->G + nn, (const double (*)[6])(w->F + m->nv), out->dqdd_dv);
+            break;
+        }
+        w->c->ground->tvecs(w->idws, w->tau, w->R);
+        rbd_aza_solve_tvecs(m, w->d, w->aza, g, (const double (*)[24])w->R, out->dqdd_dq, out->dqdd_dv);
         break;
     default:
         rbd_aza_solve(m, w->d, w->aza, w->G, out->dqdd_dq);

@@ -13,7 +13,13 @@
  *    D_i^-1) of the qdd0 evaluation: IA does not depend on qd or tau, so
  *    ABA(q, qd, tau) leaves exactly what ABA(q, 0, b, 0) needs;
  *  - factored (IDSVA only): M^-1 times the factors of lines 17-20 of
- *    IDSVA's Algorithm 1, whose products are dID/du (fd_factored.c).
+ *    IDSVA's Algorithm 1, whose products are dID/du (fd_factored.c);
+ *  - AZA with forces (IDSVA's factors, or RNEACR's body-frame force
+ *    derivatives): the subtree rows of each column of dID/du formed, its
+ *    ancestor rows kept as one spatial force that ABA's backward pass takes
+ *    in (rbd_aza_solve_tvecs, rbd_aza_solve_forces): no explicit M^-1 and
+ *    no generalised forces that M^-1 would cancel, for accuracy where M is
+ *    ill-conditioned (methods/README.md).
  * fdcr, pin26-fd and the fdsva-* methods differ only in the inner ID method
  * and in that combination step (fd_compose.c), so their timings compare
  * those parts alone.
@@ -45,6 +51,7 @@ typedef enum {
     RBD_COMBINE_DMM_SPARSE,     /* loop over the non-zero rows of dID/du only */
     RBD_COMBINE_AZA,            /* eq. (34) on blocks of columns             */
     RBD_COMBINE_FACTORED,       /* M^-1 times IDSVA's factors (fd_factored.c) */
+    RBD_COMBINE_AZA_FORCES,     /* AZA, each column's ancestor rows as a force (aza.c) */
     RBD_COMBINE_SWITCH          /* fdsva: sparse DMM or dgemm below the crossover, else factored */
 } rbd_combine;
 
@@ -64,6 +71,10 @@ typedef struct {
      * RBD_COMBINE_FACTORED takes its t-vectors */
     const struct rbd_idg_backend_s *ground;
     rbd_fd_pass pass;           /* RBD_PASS_SEPARATE unless ground */
+    /* or NULL; after the inner method's eval, each column's ancestor rows of
+     * dID/dq, dID/dqd as forces on the parent body (rbd_rneacr_parent_dforces),
+     * for RBD_COMBINE_AZA_FORCES without t-vectors */
+    void (*parent_dforces)(const void *idws, double (*Fq)[6], double (*Fv)[6]);
 } rbd_fd_compose;
 
 int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options *o, void **ws);
@@ -103,10 +114,33 @@ void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const str
 /* ---- AZA (aza.c) ---- */
 typedef struct rbd_aza rbd_aza;
 
+/* After an rneacr eval (its workspace ws): for each dof c, of body b with
+ * parent p, d f_p / d q_c and d f_p / d qd_c in p's body frame: the spatial
+ * force that b's subtree passes across b's joint, differentiated.  Rows of
+ * strict ancestors k of b in column c of dID/dq are S_k^T of it carried to
+ * k (zero for a root dof). */
+void rbd_rneacr_parent_dforces(const void *ws, double (*Fq)[6], double (*Fv)[6]);
+
 rbd_aza *rbd_aza_new(const rbd_model *m);
 void rbd_aza_free(rbd_aza *z);
 /* X = -M^-1 G (nv x nv, column-major) by ABA(q, 0, -g, 0) per column g of G,
  * with d holding Xup, U and D^-1 of an ABA (or M^-1) evaluation at q. */
 void rbd_aza_solve(const rbd_model *m, const rbd_data *d, rbd_aza *z, const double *G, double *X);
+/* The same for G = G_sub + J^T F: column c of G read on the rows of its
+ * dof's body's subtree only, and its strict-ancestor rows given instead as
+ * the force F[c] on the parent p of that body (in p's frame: J_p^T F[c] =
+ * those rows), which enters ABA's backward pass at p as an external force.
+ * The generalised forces S_k^T F that M^-1 would then cancel are never
+ * formed (methods/README.md, "The FD compositions on ill-conditioned
+ * chains"). */
+void rbd_aza_solve_forces(const rbd_model *m, const rbd_data *d, rbd_aza *z, const double *G, const double (*F)[6],
+                          double *X);
+/* Xq = -M^-1 dID/dq, Xv = -M^-1 dID/dqd the same way from IDSVA's factors
+ * (fd_factored.c's lines 17-20): the subtree rows t4_j^T Psi_dot_c +
+ * t1_j^T Psi_ddot_c (dqd: t4_j^T S_c + t1_j^T (S_dot + Psi_dot)_c) formed,
+ * the ancestor rows S_k^T t3_c (t2_c) left as the ground-frame force t3_c
+ * (t2_c) on the parent, turned into its frame (X0_p^* t). */
+void rbd_aza_solve_tvecs(const rbd_model *m, const rbd_data *d, rbd_aza *z, const struct rbd_idg *g,
+                         const double (*R)[24], double *Xq, double *Xv);
 
 #endif

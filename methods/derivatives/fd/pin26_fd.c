@@ -8,7 +8,7 @@
 extern const rbd_method rbd_method_pin26, rbd_method_pin26_fd;
 
 static const rbd_fd_compose pin26_fd = { &rbd_method_pin26_fd, &rbd_method_pin26, RBD_COMBINE_DMM_BLAS, NULL,
-                                         RBD_PASS_SEPARATE };
+                                         RBD_PASS_SEPARATE, NULL };
 
 static int pin26_fd_init(const rbd_model *m, const rbd_options *o, void **ws)
 {

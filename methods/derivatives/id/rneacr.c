@@ -256,6 +256,22 @@ static int cr_eval(void *p, const rbd_state *x, rbd_derivs *out)
     return RBD_OK;
 }
 
+void rbd_rneacr_parent_dforces(const void *ws, double (*Fq)[6], double (*Fv)[6])
+{
+    const cr_ws *w = ws;
+    const rbd_model *m = w->m;
+    for (int c = 0; c < m->nv; c++) {
+        const int p = m->parent[m->dof_body[c]];
+        if (p < 0) {
+            for (int r = 0; r < 6; r++) Fq[c][r] = Fv[c][r] = 0;
+            continue;
+        }
+        /* the proper-subtree column c of p, as the backward pass left it */
+        const int k = w->soff[p] + c - (m->idx_v[p] + m->nv_of[p]);
+        for (int r = 0; r < 6; r++) { Fq[c][r] = w->SFq[k][r]; Fv[c][r] = w->SFv[k][r]; }
+    }
+}
+
 const rbd_method rbd_method_rneacr = {
     .name = "rneacr",
     .summary = "RNEACR, chain rule on RNEA by forward accumulation, body frame (Carpentier-Mansard 2018 Algs. 2-3)",
