@@ -71,7 +71,7 @@ int cmd_accuracy(int argc, char **argv)
     if (optind < argc) { cli_error("accuracy", 0, "unexpected argument '%s'", argv[optind]); cli_usage_error("accuracy"); goto done; }
     if (config) {
         int rc = sweep_config_read(&c, config);
-        if (rc) { status = cli_lib_error("accuracy", rc == RBD_EIO ? EXIT_FAIL : EXIT_USAGE); goto done; }
+        if (rc) { status = cli_lib_error("accuracy", EXIT_USAGE); goto done; }
         sweep_config_allow_override(&c);
     }
     optind = 1;
@@ -95,7 +95,8 @@ int cmd_accuracy(int argc, char **argv)
     status = EXIT_FAIL;
     dir = out ? strdup(out) : cli_results_dir("accuracy");
     if (!dir) { cli_error("accuracy", 0, "out of memory"); goto done; }
-    if (results_prepare_dir(dir) || meta_check_same_build(dir)) { cli_lib_error("accuracy", 0); goto done; }
+    if (results_prepare_dir(dir)) { cli_lib_error("accuracy", 0); goto done; }
+    if (meta_check_same_build(dir)) { status = cli_lib_error("accuracy", EXIT_USAGE); goto done; }
     char *cl = meta_cmdline(cli_argc, cli_argv);
     int mrc = meta_write(dir, cl, NULL);
     free(cl);

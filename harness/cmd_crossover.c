@@ -94,7 +94,7 @@ int cmd_crossover(int argc, char **argv)
             goto done;
         }
         free(p);
-        if (log.nrows && meta_check_same_build(out)) { cli_lib_error("crossover", 0); goto done; }
+        if (log.nrows && meta_check_same_build(out)) { status = cli_lib_error("crossover", EXIT_USAGE); goto done; }
     }
     if (bench_setup("crossover", &c)) goto done;
     cli_catch_interrupt();
