@@ -37,7 +37,8 @@ static const char help[] =
     "  -c, --config F   a sweep config: its accuracy_*, robots, methods, seed, cache keys\n"
     "  -o, --out DIR    results directory (default results/<date>-accuracy)\n"
     "  -h, --help\n\n"
-    "Exit status: 0 done, 1 failure, 2 bad flags, 130 interrupted (rerun to resume).\n";
+    "Exit status: 0 done, 1 the run failed, 2 the input is wrong (flags, config,\n"
+    "models, a DIR of another build), 130 interrupted (rerun to resume).\n";
 
 /* flag -> config key */
 static const char *const keymap[][2] = {
