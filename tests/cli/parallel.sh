@@ -27,12 +27,11 @@ start=$(date +%s)
 export RBD_CACHE_DIR=$TMP/cache OPENBLAS_NUM_THREADS=1
 CONF=$SRC/tests/data/shard-sweep.conf
 n=$(nproc)
-[ "$n" -ge 2 ] || n=2     # two shards at least, even on one core
 "$RBDIFF" sweep --config "$CONF" --out "$TMP/all" >/dev/null 2>"$TMP/err" || { fail "unsharded sweep"; cat "$TMP/err"; }
 # the README's command: one shard per core, each pinned to its job slot's core
 shards() {   # shards CONF DIR: exit status of parallel
-    seq 1 "$n" | parallel -j"$n" --halt now,fail=1 --term-seq TERM,60000,KILL,25 --joblog "$2.joblog" \
-        "$RBDIFF"' sweep --config '"$1"' --shard {}/'"$n"' --pin $(( ({%} - 1) % '"$(nproc)"' )) --out '"$2"'/{}'
+    seq 1 $n | parallel -j$n --halt now,fail=1 --term-seq TERM,60000,KILL,25 \
+        "$RBDIFF"' sweep --config '"$1"' --shard {}/'$n' --pin $(({%} - 1)) --out '"$2"'/{}'
 }
 
 # ---- 1. one shard per core, merged, compared with the unsharded run
