@@ -538,6 +538,12 @@ int cmd_plot(int argc, char **argv)
     if (!S_ISDIR(sb.st_mode)) return cli_error("plot", EXIT_USAGE, "'%s' is not a directory (plot reads a results directory)", dir);
     char *tpath = results_path(dir, TIMINGS_CSV), *apath = results_path(dir, ACCURACY_CSV);
     int have_acc = apath && access(apath, F_OK) == 0;
+    if (have_acc) {   /* a malformed accuracy.csv refused before any figure is drawn */
+        csvlog t;
+        int arc = csvlog_read(&t, apath, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY);
+        csvlog_close(&t);
+        if (arc) { free(apath); free(tpath); return cli_lib_error("plot", EXIT_USAGE); }
+    }
     free(apath);
     if (!tpath) return cli_error("plot", EXIT_FAIL, "out of memory");
     if (access(tpath, F_OK) && !have_acc) {

@@ -58,6 +58,11 @@ cp "$TMP/res/meta.json" "$TMP/res-bad/"
 awk -F'"' 'NR == 1 { print; next } { n = split($3, f, ","); f[5] = "fast"; s = f[1]
     for (i = 2; i <= n; i++) s = s "," f[i]; print $1 "\"" $2 "\"" s }' "$TMP/res/timings.csv" >"$TMP/res-bad/timings.csv"
 sed 's/^rnea,/rnea-ground,/' "$TMP/res/timings.csv" >"$TMP/res-none/timings.csv"
+# a results directory with a valid timings.csv and a malformed accuracy.csv
+mkdir -p "$TMP/res-badacc"
+cp "$TMP/res/timings.csv" "$TMP/res-badacc/"
+printf 'method,output,model,bf,N,nv,states,rms_rel,max_abs,normwise,zero_max\nidsva,tau,autotree:N=1,1,1,1,1,tiny,0,0,\n' \
+    >"$TMP/res-badacc/accuracy.csv"
 # names and file sizes (not times: a probe file created and removed changes a directory's mtime)
 snapshot() { (cd "$TMP" && find . \( -path ./big.state -o -path ./stdout -o -path ./stderr \) -prune -o \
                                    -type f -printf '%p %s\n' -o -print | sort); }

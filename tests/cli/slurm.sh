@@ -46,7 +46,7 @@ logs() { tail -n 5 "$1"-shards/slurm-*.out 2>/dev/null; }
 # ---- 1. the array, the merge, the comparison with the unsharded run
 t0=$(date +%s)
 if submit "$TMP/merged" "$CONF"; then
-    st=$(job_wait "$mid" 120)
+    job_wait "$mid" 120
     [ "$st" = COMPLETED ] || { fail "merge job $mid: $st"; logs "$TMP/merged"; cluster_log; }
     for k in 1 2 3 4; do
         s=$(job_state "${jid}_$k")
@@ -70,14 +70,14 @@ if submit "$TMP/merged2" "$TMP/slow.conf"; then
     done
     [ "$(job_state "${jid}_1")" = RUNNING ] || fail "task ${jid}_1 is $(job_state "${jid}_1"), not running, when cancelled"
     scancel "${jid}_1"
-    st=$(job_wait "${jid}_1" 60)
+    job_wait "${jid}_1" 60
     [ "$st" = CANCELLED ] || fail "cancelled task ${jid}_1: $st"
     cp "$shard/timings.csv" "$TMP/kept.csv"
     kept=$(($(wc -l <"$TMP/kept.csv") - 1))
     [ "$kept" -ge 1 ] && [ "$kept" -lt 6 ] ||
         fail "the cancel did not stop shard 1 mid-run ($kept of its 6 rows on disk)"
     # the merge job depended on every task succeeding: cancelled with it
-    st=$(job_wait "$mid" 30)
+    job_wait "$mid" 30
     [ "$st" = CANCELLED ] || fail "the first merge job is $st after a task was cancelled (want CANCELLED)"
     [ ! -e "$TMP/merged2/timings.csv" ] || fail "a merge ran without shard 1"
     scontrol requeue "${jid}_1" || fail "scontrol requeue ${jid}_1"
@@ -86,7 +86,7 @@ if submit "$TMP/merged2" "$TMP/slow.conf"; then
     "$SRC/scripts/run-slurm" --merge-after "${jid}_1" --config "$TMP/slow.conf" --shards 4 \
         --out "$TMP/merged2" >"$TMP/submit" 2>&1 || { fail "run-slurm --merge-after"; cat "$TMP/submit"; }
     mid=$(awk '$1 == "merge" { print $2 }' "$TMP/submit")
-    st=$(job_wait "$mid" 120)
+    job_wait "$mid" 120
     [ "$st" = COMPLETED ] || { fail "second merge job $mid: $st"; logs "$TMP/merged2"; cluster_log; }
     [ "$(job_state "${jid}_1")" = COMPLETED ] || fail "requeued task ${jid}_1: $(job_state "${jid}_1")"
     grep -q "already present" "$TMP/merged2-shards/slurm-${jid}_1.out" ||

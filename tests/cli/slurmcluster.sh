@@ -11,7 +11,7 @@
 CLUSTER=""
 CLUSTER_WHY=""
 
-cluster_log() { [ -n "$CLUSTER" ] && tail -n 20 "$CLUSTER"/log/*.log 2>/dev/null; }
+cluster_log() { [ -n "$CLUSTER" ] && tail -n 20 "$CLUSTER"/log/* 2>/dev/null; }
 
 cluster_start() {
     local c
@@ -28,9 +28,16 @@ cluster_start() {
     chmod 711 "$CLUSTER/munge"
     dd if=/dev/urandom of="$CLUSTER/munge/munge.key" bs=1024 count=1 2>/dev/null
     chmod 400 "$CLUSTER/munge/munge.key"
-    munged --socket="$CLUSTER/munge/socket" --key-file="$CLUSTER/munge/munge.key" \
+    # the daemons run in the foreground as this shell's children: a test
+    # killed outright (CTest's timeout) takes them along; cluster_stop ends
+    # them by these pids
+    munged -F --socket="$CLUSTER/munge/socket" --key-file="$CLUSTER/munge/munge.key" \
         --pid-file="$CLUSTER/munge/munged.pid" --log-file="$CLUSTER/log/munged.log" \
-        --seed-file="$CLUSTER/munge/seed" || { CLUSTER_WHY="munged did not start"; return 1; }
+        --seed-file="$CLUSTER/munge/seed" >>"$CLUSTER/log/munged.out" 2>&1 &
+    echo $! >"$CLUSTER/munged.pid"
+    local t
+    for t in $(seq 1 50); do [ -S "$CLUSTER/munge/socket" ] && break; sleep 0.1; done
+    [ -S "$CLUSTER/munge/socket" ] || { CLUSTER_WHY="munged did not start: $(tail -n 3 "$CLUSTER/log/munged.log")"; return 1; }
     local ports node ctld_port d_port
     ports=$(python3 -c 'import socket
 s = [socket.socket() for _ in range(2)]
@@ -53,8 +60,8 @@ CredType=cred/munge
 AuthInfo=socket=$CLUSTER/munge/socket
 StateSaveLocation=$CLUSTER/state
 SlurmdSpoolDir=$CLUSTER/spool
-SlurmctldPidFile=$CLUSTER/slurmctld.pid
-SlurmdPidFile=$CLUSTER/slurmd.pid
+SlurmctldPidFile=$CLUSTER/state/slurmctld.pid
+SlurmdPidFile=$CLUSTER/state/slurmd.pid
 SlurmctldLogFile=$CLUSTER/log/slurmctld.log
 SlurmdLogFile=$CLUSTER/log/slurmd.log
 ProctrackType=proctrack/linuxproc
@@ -73,9 +80,10 @@ $node NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=test Nodes=$name Default=YES MaxTime=INFINITE State=UP
 EOF
     export SLURM_CONF=$CLUSTER/slurm.conf
-    slurmctld -i || { CLUSTER_WHY="slurmctld did not start"; return 1; }
-    slurmd -N "$name" || { CLUSTER_WHY="slurmd did not start"; return 1; }
-    local t
+    slurmctld -D -i >>"$CLUSTER/log/slurmctld.out" 2>&1 &
+    echo $! >"$CLUSTER/slurmctld.pid"
+    slurmd -D -N "$name" >>"$CLUSTER/log/slurmd.out" 2>&1 &
+    echo $! >"$CLUSTER/slurmd.pid"
     for t in $(seq 1 100); do
         [ "$(sinfo -h -o %T 2>/dev/null)" = idle ] && return 0
         sleep 0.2
@@ -91,13 +99,19 @@ cluster_stop() {
         scancel --quiet --user="$(id -un)" 2>/dev/null
         for t in $(seq 1 50); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.2; done
     fi
-    for f in slurmd.pid slurmctld.pid munge/munged.pid; do
+    for f in slurmd.pid slurmctld.pid munged.pid; do
         [ -f "$CLUSTER/$f" ] || continue
         local pid
         pid=$(cat "$CLUSTER/$f")
         kill "$pid" 2>/dev/null
-        for t in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        # gone, or a zombie (our child, not reaped yet)
+        for t in $(seq 1 50); do
+            [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null || echo gone)" = R ] ||
+                [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null || echo gone)" = S ] || break
+            sleep 0.1
+        done
         kill -9 "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
     done
     rm -rf "$CLUSTER"
     CLUSTER=""
@@ -106,15 +120,17 @@ cluster_stop() {
 # job_state ID: Slurm's state of a job or array task (COMPLETED, CANCELLED...)
 job_state() { scontrol -o show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | head -1 | cut -d= -f2; }
 
-# job_wait ID SECONDS: until the job has ended (any end state); prints it
+# job_wait ID SECONDS: until the job has ended (any end state), which it
+# leaves in $st.  Not in a $(...) subshell: a signal's trap (cluster_stop)
+# then runs within one short sleep.
 job_wait() {
-    local t s
+    local t
     for t in $(seq 1 $(($2 * 5))); do
-        s=$(job_state "$1")
-        case "$s" in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|PREEMPTED|BOOT_FAIL|DEADLINE)
-            echo "$s"; return 0 ;; esac
+        st=$(job_state "$1")
+        case "$st" in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|PREEMPTED|BOOT_FAIL|DEADLINE)
+            return 0 ;; esac
         sleep 0.2
     done
-    echo "${s:-unknown}-after-${2}s"
+    st="${st:-unknown}-after-${2}s"
     return 1
 }
