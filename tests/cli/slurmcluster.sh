@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # A one-node Slurm cluster on this machine, for tests/cli/slurm.sh (sourced).
 # Debian's slurm-wlm and munge; slurmctld and slurmd on localhost with a
 # config written into a fresh directory (CLUSTER, under /tmp: the munge
