@@ -10,7 +10,8 @@
 # the merged set is complete again and the rows the task had finished
 # before the cancel are in it unchanged.  The cluster is stopped and its
 # files removed on every exit.  Exit 77 (CTest: skipped) with the reason
-# when slurm-wlm/munge are missing or this is not root.
+# when slurm-wlm/munge are missing.  Runs as root or as any user (the
+# daemons run as that user; tried as root and as nobody).
 # Usage: slurm.sh RBDIFF SRCDIR TMPDIR
 set -u
 RBDIFF=$1
