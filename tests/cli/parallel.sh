@@ -38,7 +38,8 @@ shards() {   # shards CONF DIR: exit status of parallel
 t0=$(date +%s)
 shards "$CONF" "$TMP/s" >/dev/null 2>"$TMP/err" || { fail "parallel: status $?"; cat "$TMP/err"; }
 "$RBDIFF" merge "$TMP/merged" "$TMP"/s/* >/dev/null 2>"$TMP/err" || { fail "merge"; cat "$TMP/err"; }
-python3 "$HERE/shardcheck.py" "$TMP/all" "$TMP/merged" || fail "the merged set differs from the unsharded run"
+python3 "$HERE/shardcheck.py" "$TMP/all" "$TMP/merged" $(printf -- '--shard %s ' "$TMP"/s/*) ||
+    fail "the merged set differs from the unsharded run"
 echo "$n shards + merge: $(($(date +%s) - t0)) s"
 
 # ---- 2. a shard killed mid-run, --halt stops the rest, the rerun resumes
@@ -71,7 +72,7 @@ resumed=$(grep -cE "rbdiff sweep: [1-9][0-9]* measured, [1-9][0-9]* already pres
 "$RBDIFF" merge "$TMP/merged2" "$TMP"/s2/* >/dev/null 2>"$TMP/err" || { fail "merge after the rerun"; cat "$TMP/err"; }
 keep=()
 for k in $(seq 1 "$n"); do keep+=(--keep "$TMP/kept$k.csv"); done
-python3 "$HERE/shardcheck.py" "$TMP/all" "$TMP/merged2" "${keep[@]}" --skip batches ||
+python3 "$HERE/shardcheck.py" "$TMP/all" "$TMP/merged2" "${keep[@]}" --skip batches $(printf -- '--shard %s ' "$TMP"/s2/*) ||
     fail "after the kill and the rerun the merged set is incomplete or lost rows"
 echo "kill + --halt + rerun: $(($(date +%s) - t0)) s ($total rows kept over the stop)"
 echo "parallel test: $(($(date +%s) - start)) s in all"

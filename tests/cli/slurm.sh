@@ -54,7 +54,8 @@ if submit "$TMP/merged" "$CONF"; then
         [ "$s" = COMPLETED ] || fail "array task ${jid}_$k: $s"
         grep -q "\"shard\": \"$k/4\"" "$TMP/merged-shards/$k/meta.json" 2>/dev/null || fail "shard $k: meta.json does not say $k/4"
     done
-    python3 "$HERE/shardcheck.py" "$TMP/all" "$TMP/merged" || fail "the merged set differs from the unsharded run"
+    python3 "$HERE/shardcheck.py" "$TMP/all" "$TMP/merged" $(printf -- '--shard %s ' "$TMP"/merged-shards/[1-4]) ||
+        fail "the merged set differs from the unsharded run"
     [ "$(grep -c '"shard": "[1-4]/4"' "$TMP/merged/meta.json")" = 4 ] || fail "merged meta.json does not list the 4 shards"
     echo "array of 4 + merge: $(($(date +%s) - t0)) s"
 fi
@@ -92,7 +93,8 @@ if submit "$TMP/merged2" "$TMP/slow.conf"; then
     [ "$(job_state "${jid}_1")" = COMPLETED ] || fail "requeued task ${jid}_1: $(job_state "${jid}_1")"
     grep -q "already present" "$TMP/merged2-shards/slurm-${jid}_1.out" ||
         fail "the requeued task did not resume (its log: $(tail -n 3 "$TMP/merged2-shards/slurm-${jid}_1.out"))"
-    python3 "$HERE/shardcheck.py" "$TMP/all" "$TMP/merged2" --keep "$TMP/kept.csv" --skip batches ||
+    python3 "$HERE/shardcheck.py" "$TMP/all" "$TMP/merged2" --keep "$TMP/kept.csv" --skip batches \
+        $(printf -- '--shard %s ' "$TMP"/merged2-shards/[1-4]) ||
         fail "after the cancel and requeue the merged set is incomplete or lost rows"
     echo "cancel + requeue: $(($(date +%s) - t0)) s ($kept rows of shard 1 kept)"
 fi
