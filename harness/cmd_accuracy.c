@@ -97,7 +97,9 @@ int cmd_accuracy(int argc, char **argv)
     dir = out ? strdup(out) : cli_results_dir("accuracy");
     if (!dir) { cli_error("accuracy", 0, "out of memory"); goto done; }
     if (results_prepare_dir(dir)) { cli_lib_error("accuracy", 0); goto done; }
-    if (meta_check_same_build(dir)) { status = cli_lib_error("accuracy", EXIT_USAGE); goto done; }
+    int irc = meta_check_same_build(dir);   /* a directory to resume is an input */
+    if (!irc) irc = results_check_tables(dir);
+    if (irc) { status = cli_lib_error("accuracy", irc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE); goto done; }
     char *cl = meta_cmdline(cli_argc, cli_argv);
     int mrc = meta_write(dir, cl, NULL);
     free(cl);

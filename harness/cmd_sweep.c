@@ -251,14 +251,16 @@ int cmd_sweep(int argc, char **argv)
     if (results_prepare_dir(dir)) { cli_lib_error("sweep", 0); goto done; }
     /* a directory to resume is an input: another build's, or a malformed
      * timings.csv, is refused before any file is opened for writing */
-    if (meta_check_same_build(dir)) { status = cli_lib_error("sweep", EXIT_USAGE); goto done; }
+    int irc = meta_check_same_build(dir);
+    if (!irc) irc = results_check_tables(dir);
+    if (irc) { status = cli_lib_error("sweep", irc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE); goto done; }
     char *tpath = results_path(dir, TIMINGS_CSV);
-    int trc = tpath ? csvlog_open(&log, tpath, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY) : RBD_ENOMEM;
-    free(tpath);
-    if (trc) {
-        status = cli_lib_error("sweep", trc == RBD_EPARSE ? EXIT_USAGE : EXIT_FAIL);
+    if (!tpath || csvlog_open(&log, tpath, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY)) {
+        free(tpath);
+        cli_lib_error("sweep", 0);
         goto done;
     }
+    free(tpath);
     if (open_samples(dir, &slog)) { cli_lib_error("sweep", 0); goto done; }
     if (npeers) {
         char *pp = results_path(dir, PEER_CHECKS_CSV);

@@ -47,7 +47,7 @@ def main(argv):
     skip = [argv[i + 1] for i, a in enumerate(argv) if a == "--skip"]
     shards = [argv[i + 1] for i, a in enumerate(argv) if a == "--shard"]
     problems = []
-    for name, nkey, cols in (("timings.csv", 3, [c for c in NOT_TIMED if c not in skip]), ("accuracy.csv", 3, None),
+    for name, nkey, cols in (("timings.csv", 3, [c for c in NOT_TIMED if c not in skip]), ("accuracy.csv", 4, None),
                              ("crossover.csv", 4, [])):
         a = keyed("%s/%s" % (all_dir, name), nkey, problems)
         m = keyed("%s/%s" % (merged, name), nkey, problems)
