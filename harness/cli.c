@@ -49,9 +49,10 @@ int cli_find_target(const char *cmd, const char *name, cli_target *t)
 
 int cli_model(const char *cmd, const char *spec, rbd_model **m)
 {
-    int rc = model_from_spec(spec, m);
-    if (!rc) return 0;
-    return cli_error(cmd, rc == RBD_EIO ? EXIT_FAIL : EXIT_USAGE, "%s", rbd_last_error());
+    /* a spec that does not parse, a URDF file missing, unreadable or
+     * malformed, a model too large to build: the input is wrong */
+    if (!model_from_spec(spec, m)) return 0;
+    return cli_error(cmd, EXIT_USAGE, "%s", rbd_last_error());
 }
 
 char *cli_results_dir(const char *name)

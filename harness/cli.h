@@ -11,6 +11,12 @@
 #include "rbdiff/method.h"
 #include "timeable.h"
 
+/* The exit-status rule (harness/README.md): EXIT_USAGE whenever the input
+ * given is wrong -- command line, options, config, model spec or URDF file
+ * (missing, unreadable or malformed alike), state file, a results directory
+ * to read or resume (missing, malformed, another build's); EXIT_FAIL when
+ * the run fails on valid input (a numerical fault at a well-formed state,
+ * memory, an output that cannot be written; compare's regression). */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 
 /* One subcommand: cmd_<name>.c. */

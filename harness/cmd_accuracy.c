@@ -40,7 +40,8 @@ static const char help[] =
     "  -c, --config F   a sweep config: its accuracy_*, robots, methods, seed, cache keys\n"
     "  -o, --out DIR    results directory (default results/<date>-accuracy)\n"
     "  -h, --help\n\n"
-    "Exit status: 0 done, 1 failure, 2 bad flags, 130 interrupted (rerun to resume).\n";
+    "Exit status: 0 done, 1 the run failed, 2 the input is wrong (flags, config,\n"
+    "models, a DIR of another build), 130 interrupted (rerun to resume).\n";
 
 /* flag -> config key */
 static const char *const keymap[][2] = {
@@ -74,7 +75,7 @@ int cmd_accuracy(int argc, char **argv)
     if (optind < argc) { cli_error("accuracy", 0, "unexpected argument '%s'", argv[optind]); cli_usage_error("accuracy"); goto done; }
     if (config) {
         int rc = sweep_config_read(&c, config);
-        if (rc) { status = cli_lib_error("accuracy", rc == RBD_EIO ? EXIT_FAIL : EXIT_USAGE); goto done; }
+        if (rc) { status = cli_lib_error("accuracy", EXIT_USAGE); goto done; }
         sweep_config_allow_override(&c);
     }
     optind = 1;
@@ -98,7 +99,10 @@ int cmd_accuracy(int argc, char **argv)
     status = EXIT_FAIL;
     dir = out ? strdup(out) : cli_results_dir("accuracy");
     if (!dir) { cli_error("accuracy", 0, "out of memory"); goto done; }
-    if (results_prepare_dir(dir) || meta_check_same_build(dir)) { cli_lib_error("accuracy", 0); goto done; }
+    if (results_prepare_dir(dir)) { cli_lib_error("accuracy", 0); goto done; }
+    int irc = meta_check_same_build(dir);   /* a directory to resume is an input */
+    if (!irc) irc = results_check_tables(dir);
+    if (irc) { status = cli_lib_error("accuracy", irc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE); goto done; }
     char *cl = meta_cmdline(cli_argc, cli_argv);
     int mrc = meta_write(dir, cl, NULL);
     free(cl);

@@ -188,8 +188,8 @@ int cmd_anchors(int argc, char **argv)
     snprintf(lim, sizeof lim, "%s/machine-limits.md", dir);
     anchor_set s;
     memset(&s, 0, sizeof s);
-    if (anchors_load(pin, &s)) return cli_lib_error("anchors", EXIT_FAIL);
-    if (anchors_load_floors(lim, &s)) { anchors_free(&s); return cli_lib_error("anchors", EXIT_FAIL); }
+    if (anchors_load(pin, &s)) return cli_lib_error("anchors", EXIT_USAGE);
+    if (anchors_load_floors(lim, &s)) { anchors_free(&s); return cli_lib_error("anchors", EXIT_USAGE); }
     if (!anchors_find(&s, key, 0) && !anchors_find(&s, key, 1)) {
         char keys[512] = "";
         for (int k = 0; k < s.ntab; k++)
@@ -202,7 +202,7 @@ int cmd_anchors(int argc, char **argv)
     }
     timing_row *rows = NULL;
     int n = 0;
-    if (load_runs(argv + optind, nruns, use_min, &rows, &n)) { anchors_free(&s); return cli_lib_error("anchors", EXIT_FAIL); }
+    if (load_runs(argv + optind, nruns, use_min, &rows, &n)) { anchors_free(&s); return cli_lib_error("anchors", EXIT_USAGE); }
     char source[4400];
     if (nruns == 1) snprintf(source, sizeof source, "%s (%s per call)", res, use_min ? "min over the batches" : "median");
     else {

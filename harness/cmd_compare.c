@@ -28,7 +28,8 @@ static const char help[] =
     "  -h, --help\n\n"
     "Columns: p = one-sided p-value of the rank test ('iqr' when the quartiles\n"
     "decided), instr = NEW/BASE instructions per call ('-' if either lacks them).\n"
-    "Exit status: 0 no regression, 1 a regression (or unreadable input), 2 usage.\n";
+    "Exit status: 0 no regression, 1 a regression, 2 the input is wrong (a run\n"
+    "missing or malformed, no benchmark in common, bad options).\n";
 
 static int find_row(const timing_row *rows, int n, const char *name)
 {
@@ -78,9 +79,19 @@ int cmd_compare(int argc, char **argv)
     }
     timing_row *b = NULL, *n = NULL;
     int nb = 0, nn = 0;
-    if (timing_rows_load(argv[optind], &b, &nb)) return cli_lib_error("compare", EXIT_FAIL);
-    if (timing_rows_load(argv[optind + 1], &n, &nn)) { free(b); return cli_lib_error("compare", EXIT_FAIL); }
-    int regressions = 0, common = 0, faster = 0, slower = 0, ranked = 0;
+    if (timing_rows_load(argv[optind], &b, &nb)) return cli_lib_error("compare", EXIT_USAGE);
+    if (timing_rows_load(argv[optind + 1], &n, &nn)) { free(b); return cli_lib_error("compare", EXIT_USAGE); }
+    int regressions = 0, common = 0, faster = 0, slower = 0, ranked = 0, any = 0;
+    for (int i = 0; i < nb && !any; i++) {   /* refused before any table is printed */
+        char name[700];
+        timing_row_name(&b[i], name, sizeof name);
+        any = find_row(n, nn, name) >= 0;
+    }
+    if (!any) {
+        free(b);
+        free(n);
+        return cli_error("compare", EXIT_USAGE, "no benchmark in common between %s and %s", argv[optind], argv[optind + 1]);
+    }
     printf("%-40s %12s %12s %7s %8s %8s  %s\n", "benchmark", "base_ns", "new_ns", "ratio", "p", "instr", "verdict");
     for (int i = 0; i < nb; i++) {
         char name[700], bs[32], ns[32], rs[32], ps[32], is[32];
@@ -119,6 +130,5 @@ int cmd_compare(int argc, char **argv)
            ithr);
     free(b);
     free(n);
-    if (!common) return cli_error("compare", EXIT_FAIL, "no benchmark in common between %s and %s", argv[optind], argv[optind + 1]);
     return regressions ? EXIT_FAIL : EXIT_OK;
 }

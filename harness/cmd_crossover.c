@@ -87,14 +87,19 @@ int cmd_crossover(int argc, char **argv)
     status = EXIT_FAIL;
     if (out) {
         char *p = NULL;
-        if (results_prepare_dir(out) || !(p = results_path(out, CROSSOVER_CSV)) ||
+        if (results_prepare_dir(out)) { cli_lib_error("crossover", 0); goto done; }
+        /* a directory to resume is an input: another build's, or a
+         * malformed table, is refused before anything is written */
+        int irc = meta_check_same_build(out);
+        if (!irc) irc = results_check_tables(out);
+        if (irc) { status = cli_lib_error("crossover", irc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE); goto done; }
+        if (!(p = results_path(out, CROSSOVER_CSV)) ||
             csvlog_open(&log, p, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY)) {
             free(p);
             cli_lib_error("crossover", 0);
             goto done;
         }
         free(p);
-        if (log.nrows && meta_check_same_build(out)) { cli_lib_error("crossover", 0); goto done; }
     }
     if (bench_setup("crossover", &c)) goto done;
     cli_catch_interrupt();

@@ -24,7 +24,18 @@ static const char help[] =
     "  --minv KIND      M^-1 variant of FD methods: analytic, ltdl, lapack\n"
     "  --fd-forward     forward instead of central differences (finite-difference methods)\n"
     "  --cs-step H      complex step (default 1e-20)\n"
-    "  -h, --help\n";
+    "  -h, --help\n\n"
+    "Exit status: 0 done (a warning for an ill-conditioned M(q)), 1 the\n"
+    "evaluation failed (a singular M(q), a non-finite output, an unwritable\n"
+    "output), 2 the input is wrong (options, model, state file).\n";
+
+/* An evaluation's failure: the state's own values refused by the input
+ * checks (RBD_EINVAL: a zero quaternion) are a wrong input; a numerical
+ * fault at a well-formed state is a failed run. */
+static int eval_status(int rc)
+{
+    return rc == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL;
+}
 
 typedef struct {
     const rbd_model *m;
@@ -121,20 +132,19 @@ int cmd_eval(int argc, char **argv)
     void *ws = NULL;
     size_t nv = (size_t)m->nv, nn = nv * nv;
     double *buf = NULL;
-    if (rbd_state_file_read(state, m, &sf)) {
-        cli_lib_error("eval", EXIT_FAIL);
+    if (rbd_state_file_read(state, m, &sf)) {   /* missing, unreadable or malformed: the input is wrong */
         rbd_model_free(m);
-        return EXIT_FAIL;
+        return cli_lib_error("eval", EXIT_USAGE);
     }
     int id = meth ? meth->output == RBD_ID_DERIVS : !strcmp(t.base->needs, "a");
     const char *need = meth ? (id ? "a" : "tau") : t.base->needs;
     const char *missing = !sf.v ? "v" : !strcmp(need, "a") && !sf.a ? "a" : !strcmp(need, "tau") && !sf.tau ? "tau" : NULL;
     if (missing) {
-        cli_error("eval", EXIT_FAIL, "%s: field '%s' is missing (%s needs q, v%s%s)", state, missing, argv[optind],
+        status = cli_error("eval", EXIT_USAGE, "%s: field '%s' is missing (%s needs q, v%s%s)", state, missing, argv[optind],
                   *need ? " and " : "", need);
         goto done;
     }
-    if (meth && rbd_method_supports(meth, m)) { cli_lib_error("eval", EXIT_FAIL); goto done; }
+    if (meth && rbd_method_supports(meth, m)) { status = cli_lib_error("eval", EXIT_USAGE); goto done; }
     /* internal q, v, a|tau; outputs: 2 vectors + 3 matrices + user scratch */
     {
         char what[128];
@@ -161,10 +171,10 @@ int cmd_eval(int argc, char **argv)
         if (!d) { cli_lib_error("eval", EXIT_FAIL); goto done; }
         rc = rbd_base_eval(t.base, m, d, q, v, x, x, e.base_out);
         rbd_data_free(d);
-        if (rc) { cli_lib_error("eval", EXIT_FAIL); goto done; }
+        if (rc) { status = cli_lib_error("eval", eval_status(rc)); goto done; }
     } else {
         if ((rc = meth->init(m, &o, &ws))) { ws = NULL; cli_lib_error("eval", EXIT_FAIL); goto done; }
-        if ((rc = rbd_method_eval(meth, ws, m, &st, &e.d))) { cli_lib_error("eval", EXIT_FAIL); goto done; }
+        if ((rc = rbd_method_eval(meth, ws, m, &st, &e.d))) { status = cli_lib_error("eval", eval_status(rc)); goto done; }
     }
     /* A result at an ill-conditioned M(q) is written, with a warning. */
     double rcond;

@@ -16,7 +16,9 @@ static const char help[] =
     "file is written atomically.\n\n"
     "  --force     merge results of different builds (meta.json build_id)\n"
     "  -h, --help\n\n"
-    "Exit status: 0 merged, 1 failure (e.g. different builds), 2 usage.\n";
+    "Exit status: 0 merged, 1 a file could not be written, 2 the input is wrong\n"
+    "(a directory missing or malformed, shards of different builds without\n"
+    "--force, OUT already holding results).\n";
 
 int cmd_merge(int argc, char **argv)
 {
@@ -35,9 +37,10 @@ int cmd_merge(int argc, char **argv)
         return cli_usage_error("merge");
     }
     char *cl = meta_cmdline(cli_argc, cli_argv);
-    int rc = merge_results(argv[optind], argv + optind + 1, argc - optind - 1, force, cl);
+    int bad_input = 0;
+    int rc = merge_results(argv[optind], argv + optind + 1, argc - optind - 1, force, cl, &bad_input);
     free(cl);
-    if (rc) return cli_lib_error("merge", EXIT_FAIL);
+    if (rc) return cli_lib_error("merge", bad_input ? EXIT_USAGE : EXIT_FAIL);
     printf("%s\n", argv[optind]);
     return EXIT_OK;
 }

@@ -9,7 +9,7 @@
 #include "datadir.h"
 
 static const char help[] =
-    "Usage: rbdiff models list\n"
+    "Usage: rbdiff models [list]\n"
     "       rbdiff models describe SPEC\n"
     "       rbdiff models export SPEC [--out FILE]\n\n"
     "list      the model families: autoTree (spatial_v2's autoTree(N, bf, skew,\n"
@@ -131,10 +131,7 @@ static const cli_command actions[] = {
 
 int cmd_models(int argc, char **argv)
 {
-    if (argc < 2) {
-        cli_error("models", EXIT_USAGE, "which action? (list, describe, export)");
-        return cli_usage_error("models");
-    }
+    if (argc < 2) return models_list(1, argv);   /* no action: list, as `methods` does */
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { fputs(help, stdout); return EXIT_OK; }
     for (size_t k = 0; k < sizeof actions / sizeof actions[0]; k++)
         if (!strcmp(actions[k].name, argv[1])) {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "atomicio.h"
@@ -529,14 +530,33 @@ int cmd_plot(int argc, char **argv)
     for (const char *p = dir; *p; p++)
         if (*p == '\'') return cli_error("plot", EXIT_USAGE, "'%s': a path with a single quote cannot go to gnuplot", dir);
     if (outdir && strchr(outdir, '\'')) return cli_error("plot", EXIT_USAGE, "'%s': a path with a single quote cannot go to gnuplot", outdir);
-    char *tpath = results_path(dir, TIMINGS_CSV);
+    /* DIR is an input: it must be a results directory already; nothing is
+     * created when it is not */
+    struct stat sb;
+    if (stat(dir, &sb)) return cli_error("plot", EXIT_USAGE, "results directory '%s': %s", dir, strerror(errno));
+    if (!S_ISDIR(sb.st_mode)) return cli_error("plot", EXIT_USAGE, "'%s' is not a directory (plot reads a results directory)", dir);
+    char *tpath = results_path(dir, TIMINGS_CSV), *apath = results_path(dir, ACCURACY_CSV);
+    int have_acc = apath && access(apath, F_OK) == 0;
+    if (have_acc) {   /* a malformed accuracy.csv refused before any figure is drawn */
+        csvlog t;
+        int arc = csvlog_read(&t, apath, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY);
+        csvlog_close(&t);
+        if (arc) { free(apath); free(tpath); return cli_lib_error("plot", EXIT_USAGE); }
+    }
+    free(apath);
     if (!tpath) return cli_error("plot", EXIT_FAIL, "out of memory");
+    if (access(tpath, F_OK) && !have_acc) {
+        cli_error("plot", EXIT_USAGE, "'%s' holds neither %s nor %s: not a results directory", dir, TIMINGS_CSV,
+                  ACCURACY_CSV);
+        free(tpath);
+        return EXIT_USAGE;
+    }
     timing_row *rows = NULL;
     int nrows = 0, status = EXIT_FAIL;
     char *od = NULL, *dd = NULL;
     if (access(tpath, R_OK) == 0) {
         /* the directory, so the per-batch samples (samples.csv) come along */
-        if (timing_rows_load(dir, &rows, &nrows)) { cli_lib_error("plot", 0); goto done; }
+        if (timing_rows_load(dir, &rows, &nrows)) { status = cli_lib_error("plot", EXIT_USAGE); goto done; }
     } else {
         printf("plot: no %s; only accuracy can be plotted\n", tpath);
     }

@@ -52,7 +52,7 @@ int cmd_run(int argc, char **argv)
     int rc = tg.method ? timeable_method(tg.method, m, NULL, (int)pool, (uint64_t)seed, &t)
              : tg.base ? timeable_base(tg.base, m, (int)pool, (uint64_t)seed, &t)
                        : timeable_dgemm(m->nv, (uint64_t)seed, &t);
-    if (rc) { rbd_model_free(m); return cli_lib_error("run", EXIT_FAIL); }
+    if (rc) { rbd_model_free(m); return cli_lib_error("run", rc == RBD_ENOTSUP ? EXIT_USAGE : EXIT_FAIL); }
     int k = 0;
     for (long c = 0; c < calls && !rc; c++) {
         rc = t.call(t.ctx, k);

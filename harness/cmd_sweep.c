@@ -47,8 +47,10 @@ static const char help[] =
     "  --shard K/N        measure only shard K of N: cell c (timings in sweep order,\n"
     "                     then crossovers) when c mod N = K-1; `rbdiff merge` joins shards\n"
     "  -h, --help\n\n"
-    "Lists: 1,2,5 or ranges A:B, A:STEP:B.  Exit status: 0 done, 1 failure,\n"
-    "2 bad flags or config, 130 interrupted (rerun to resume).\n";
+    "Lists: 1,2,5 or ranges A:B, A:STEP:B.  Exit status: 0 done, 1 the run\n"
+    "failed (a measurement, an unwritable DIR), 2 the input is wrong (flags,\n"
+    "config, model specs or files, a DIR of another build), 130 interrupted\n"
+    "(rerun to resume).\n";
 
 static int run_crossovers(const sweep_config *c, const char *dir, const shard_spec *sh, long cell0)
 {
@@ -202,7 +204,7 @@ int cmd_sweep(int argc, char **argv)
     if (optind < argc) { cli_error("sweep", 0, "unexpected argument '%s'", argv[optind]); cli_usage_error("sweep"); goto done; }
     if (config) {
         int rc = sweep_config_read(&c, config);
-        if (rc) { status = cli_lib_error("sweep", rc == RBD_EIO ? EXIT_FAIL : EXIT_USAGE); goto done; }
+        if (rc) { status = cli_lib_error("sweep", EXIT_USAGE); goto done; }
         sweep_config_allow_override(&c);
     }
     optind = 1;
@@ -250,6 +252,11 @@ int cmd_sweep(int argc, char **argv)
     dir = out ? strdup(out) : cli_results_dir(c.name);
     if (!dir) { cli_error("sweep", 0, "out of memory"); goto done; }
     if (results_prepare_dir(dir)) { cli_lib_error("sweep", 0); goto done; }
+    /* a directory to resume is an input: another build's, or a malformed
+     * timings.csv, is refused before any file is opened for writing */
+    int irc = meta_check_same_build(dir);
+    if (!irc) irc = results_check_tables(dir);
+    if (irc) { status = cli_lib_error("sweep", irc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE); goto done; }
     char *tpath = results_path(dir, TIMINGS_CSV);
     if (!tpath || csvlog_open(&log, tpath, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY)) {
         free(tpath);
@@ -264,7 +271,6 @@ int cmd_sweep(int argc, char **argv)
         free(pp);
         if (prc) { cli_lib_error("sweep", 0); goto done; }
     }
-    if (log.nrows && meta_check_same_build(dir)) { cli_lib_error("sweep", 0); goto done; }
     if (log.dropped_partial)
         fprintf(stderr, "rbdiff sweep: %s:%d: dropped a truncated line (interrupted write); it is measured again\n",
                 log.path, log.dropped_partial);

@@ -116,6 +116,9 @@ int cmd_time(int argc, char **argv)
         if (cli_find_target("time", baseline, &t)) goto done;
     }
     if (bench_targets(&c, &tg, &ntg) || bench_models(&c, &bm, &nbm)) { cli_lib_error("time", 0); goto done; }
+    /* every model up front: a bad one named before anything is timed */
+    int bad = bench_models_check("time", bm, nbm);
+    if (bad) { status = bad; goto done; }
     if (bench_peers_open("time", &c, &peers, &npeers) || bench_add_peer_targets(&tg, &ntg, peers, npeers)) {
         cli_lib_error("time", 0);
         goto done;

@@ -31,7 +31,9 @@ static void usage(FILE *f)
           "Commands:\n", f);
     for (int k = 0; k < NCOMMANDS; k++) fprintf(f, "  %-10s %s\n", commands[k].name, commands[k].summary);
     fputs("\n'rbdiff <command> --help' describes a command.\n"
-          "Exit status: 0 success, 1 failure or regression, 2 usage error, 130 interrupted.\n", f);
+          "Exit status: 0 success; 1 the run failed (or compare found a regression);\n"
+          "2 the input you gave is wrong (command line, options, config, model spec or\n"
+          "file, state file, results directory to read); 130 interrupted.\n", f);
 }
 
 int main(int argc, char **argv)

@@ -59,6 +59,30 @@ char *results_path(const char *dir, const char *name)
     return p;
 }
 
+int results_check_tables(const char *dir)
+{
+    static const struct { const char *file; const csv_col *cols; int ncols, nkey; } t[] = {
+        { TIMINGS_CSV, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY },
+        { SAMPLES_CSV, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY },
+        { CROSSOVER_CSV, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY },
+        { ACCURACY_CSV, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY },
+        { INSTRUCTIONS_CSV, instructions_cols, INSTRUCTIONS_NCOLS, INSTRUCTIONS_NKEY },
+        { PEER_CHECKS_CSV, peer_checks_cols, PEER_CHECKS_NCOLS, PEER_CHECKS_NKEY },
+    };
+    int rc = RBD_OK;
+    for (size_t k = 0; k < sizeof t / sizeof t[0] && !rc; k++) {
+        char *p = results_path(dir, t[k].file);
+        if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
+        if (access(p, F_OK) == 0) {
+            csvlog log;
+            rc = csvlog_read(&log, p, t[k].cols, t[k].ncols, t[k].nkey);
+            csvlog_close(&log);
+        }
+        free(p);
+    }
+    return rc;
+}
+
 int results_prepare_dir(const char *dir)
 {
     int rc = mkdir_p(dir);

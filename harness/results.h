@@ -80,6 +80,11 @@ typedef struct {
 
 /* Creates dir (and parents) and proves it writable; errors name the path. */
 int results_prepare_dir(const char *dir);
+/* Reads every results table present in dir (timings, samples, crossover,
+ * accuracy, instructions, peer checks); the first malformed one is the
+ * error (file:line:field).  A directory to resume is checked so before
+ * anything is written into it. */
+int results_check_tables(const char *dir);
 /* dir + "/" + name in a fresh allocation (NULL on out of memory). */
 char *results_path(const char *dir, const char *name);
 

@@ -87,7 +87,8 @@ static int write_join(FILE *f, void *p)
 }
 
 /* Joins one table over the inputs into out; *present = 1 if any input has it. */
-static int merge_table(const table_kind *k, const char *out, char *const *dirs, int ndirs, int *present)
+static int merge_table(const table_kind *k, const char *out, char *const *dirs, int ndirs, int *present,
+                       int *bad_input)
 {
     table_join j = { k, calloc((size_t)ndirs, sizeof(csvlog)), ndirs };
     if (!j.in) return rbd_fail(RBD_ENOMEM, "out of memory");
@@ -99,6 +100,7 @@ static int merge_table(const table_kind *k, const char *out, char *const *dirs, 
         if (csvlog_exists(p)) {
             *present = 1;
             rc = csvlog_read(&j.in[d], p, k->cols, k->ncols, k->nkey);
+            *bad_input = rc != RBD_OK && rc != RBD_ENOMEM;
         }
         free(p);
     }
@@ -120,8 +122,9 @@ static json_t *load_meta(const char *dir)
     return m;
 }
 
-int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline)
+int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline, int *bad_input)
 {
+    *bad_input = 1;
     if (ndirs < 1) return rbd_fail(RBD_EINVAL, "merge: no input directories");
     json_t **meta = calloc((size_t)ndirs, sizeof *meta);
     if (!meta) return rbd_fail(RBD_ENOMEM, "out of memory");
@@ -146,11 +149,28 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
     if (!rc && !tout) rc = rbd_fail(RBD_ENOMEM, "out of memory");
     if (!rc && access(tout, F_OK) == 0)
         rc = rbd_fail(RBD_EINVAL, "merge: %s already exists; merge into a new directory", tout);
+    /* every input table read once before anything is written: a malformed
+     * one is refused without leaving OUT behind */
+    int have_timings = 0;
+    for (int k = 0; k < NTABLES && !rc; k++)
+        for (int d = 0; d < ndirs && !rc; d++) {
+            char *p = results_path(dirs[d], tables[k].file);
+            csvlog t;
+            memset(&t, 0, sizeof t);
+            if (!p) rc = rbd_fail(RBD_ENOMEM, "out of memory");
+            else if (access(p, F_OK) == 0) {
+                have_timings |= k == 0;
+                rc = csvlog_read(&t, p, tables[k].cols, tables[k].ncols, tables[k].nkey);
+                csvlog_close(&t);
+            }
+            free(p);
+        }
+    if (!rc && !have_timings) rc = rbd_fail(RBD_EINVAL, "merge: no input has a %s", TIMINGS_CSV);
+    if (!rc) *bad_input = 0;   /* from here on a failure is the run's, unless an input table is malformed */
     if (!rc) rc = results_prepare_dir(out);
     for (int k = 0; k < NTABLES && !rc; k++) {
         int present = 0;
-        rc = merge_table(&tables[k], out, dirs, ndirs, &present);
-        if (!rc && k == 0 && !present) rc = rbd_fail(RBD_EINVAL, "merge: no input has a %s", TIMINGS_CSV);
+        rc = merge_table(&tables[k], out, dirs, ndirs, &present, bad_input);
     }
     if (!rc) {
         /* derived files from the merged table, as the sweep makes them */
@@ -188,5 +208,6 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
     free(tout);
     for (int d = 0; d < ndirs; d++) json_decref(meta[d]);
     free(meta);
+    if (rc == RBD_ENOMEM) *bad_input = 0;   /* the machine's, not the input's */
     return rc;
 }

@@ -25,7 +25,9 @@ int shard_owns(const shard_spec *sh, long cell);
  * twice keep the first), meta.json lists every input's build, shard and
  * invocations, tables.md and benchmarks.json are regenerated; every file
  * is written atomically.  Inputs from different builds (meta.json
- * build_id) are refused unless force.  cmdline goes into meta.json. */
-int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline);
+ * build_id) are refused unless force.  cmdline goes into meta.json.
+ * *bad_input: 1 when the failure is the inputs' (missing, malformed,
+ * different builds, out already a results set), 0 when writing failed. */
+int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline, int *bad_input);
 
 #endif

@@ -25,7 +25,8 @@ static int parse_num(const char *key, const char *val, size_t len, double *out)
 int rbd_spec_parse_autotree(const char *spec, double *Nout, double *bfout, double *skewout, double *taperout)
 {
     if (strncmp(spec, "autotree:", 9)) return rbd_fail(RBD_EPARSE, "model spec '%s': not autotree:", spec);
-    double N = -1, bf = 1, skew = 0, taper = 1;
+    double N = 0, bf = 1, skew = 0, taper = 1;
+    int have_N = 0;   /* a flag, not a sentinel value: N=-3 is given, and out of range */
     const char *p = spec + 9;
     while (*p) {
         const char *comma = strchr(p, ',');
@@ -46,10 +47,11 @@ int rbd_spec_parse_autotree(const char *spec, double *Nout, double *bfout, doubl
                             spec, (int)klen, p);
         int rc = parse_num(key, eq + 1, vlen, dst);
         if (rc) return rc;
+        have_N |= dst == &N;
         p += len;
         if (*p == ',') p++;
     }
-    if (N < 0) return rbd_fail(RBD_EPARSE, "model spec '%s': N is missing (e.g. autotree:N=10)", spec);
+    if (!have_N) return rbd_fail(RBD_EPARSE, "model spec '%s': N is missing (e.g. autotree:N=10)", spec);
     /* range first: converting a double beyond LONG_MAX is undefined (found by fuzz_spec) */
     if (!(N >= 1) || N != floor(N))
         return rbd_fail(RBD_EINVAL, "model spec '%s': N=%g: must be a whole number >= 1", spec, N);

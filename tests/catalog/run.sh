@@ -46,6 +46,23 @@ with open(sys.argv[1], "w") as f:
     for name in ("q", "v", "a"):
         f.write(name + " " + " ".join(["0"] * n) + "\n")
 PY
+# a small results set (@T@/res) and the same from "another build" (@T@/res-other)
+"$RBDIFF" sweep --N 1 --methods rnea --base no --batches 1 --batch-ms 0.1 --warmup-ms 0 --counters no \
+    --out "$TMP/res" >/dev/null 2>"$TMP/stderr" || { echo "cannot make the fixture $TMP/res:"; cat "$TMP/stderr"; exit 1; }
+cp -r "$TMP/res" "$TMP/res-other"
+sed -i 's/"build_id": "[^"]*"/"build_id": "rbdiff 0 other gcc -O0"/' "$TMP/res-other/meta.json"
+# a results directory whose timings.csv is malformed (median_ns 'fast'), and
+# one that shares no row with @T@/res
+mkdir -p "$TMP/res-bad" "$TMP/res-none"
+cp "$TMP/res/meta.json" "$TMP/res-bad/"
+awk -F'"' 'NR == 1 { print; next } { n = split($3, f, ","); f[5] = "fast"; s = f[1]
+    for (i = 2; i <= n; i++) s = s "," f[i]; print $1 "\"" $2 "\"" s }' "$TMP/res/timings.csv" >"$TMP/res-bad/timings.csv"
+sed 's/^rnea,/rnea-ground,/' "$TMP/res/timings.csv" >"$TMP/res-none/timings.csv"
+# a results directory with a valid timings.csv and a malformed accuracy.csv
+mkdir -p "$TMP/res-badacc"
+cp "$TMP/res/timings.csv" "$TMP/res-badacc/"
+printf 'method,output,model,bf,N,nv,states,rms_rel,max_abs,normwise,zero_max\nidsva,tau,autotree:N=1,1,1,1,1,tiny,0,0,\n' \
+    >"$TMP/res-badacc/accuracy.csv"
 # names and file sizes (not times: a probe file created and removed changes a directory's mtime)
 snapshot() { (cd "$TMP" && find . \( -path ./big.state -o -path ./stdout -o -path ./stderr \) -prune -o \
                                    -type f -printf '%p %s\n' -o -print | sort); }
@@ -79,8 +96,15 @@ while IFS= read -r line || [ -n "$line" ]; do
     got=$?
     problem=""
     [ "$got" = "$want" ] || problem="exit status $got, want $want"
-    if [ -n "$pat" ] && ! grep -qF -- "$pat" "$TMP/stderr"; then
+    # "stdout:TEXT" looks for TEXT on stdout (a case that succeeds); a
+    # refusal prints nothing there (no partial table)
+    if [ "${pat#stdout:}" != "$pat" ]; then
+        grep -qF -- "${pat#stdout:}" "$TMP/stdout" || problem="${problem:+$problem; }stdout lacks: ${pat#stdout:}"
+    elif [ -n "$pat" ] && ! grep -qF -- "$pat" "$TMP/stderr"; then
         problem="${problem:+$problem; }stderr lacks: $pat"
+    fi
+    if [ "$want" != 0 ] && [ -s "$TMP/stdout" ]; then
+        problem="${problem:+$problem; }printed on stdout before refusing: $(head -c 200 "$TMP/stdout" | tr '\n' ' ')"
     fi
     # nothing left behind: the scratch tree as it was (stdout/stderr aside)
     now=$(snapshot)

@@ -24,7 +24,7 @@ three=$("$RBDIFF" anchors "$TMP/a" "$TMP/b" "$TMP/c" --no-write | cell)
 [ "$three" = "4" ] || { echo "FAIL: three runs: '$three' us, want the median 4"; fails=$((fails + 1)); }
 "$RBDIFF" anchors "$TMP/a" "$TMP/nope" --no-write >/dev/null 2>"$TMP/err"
 st=$?
-[ $st -eq 1 ] && grep -qF "$TMP/nope" "$TMP/err" ||
+[ $st -eq 2 ] && grep -qF "$TMP/nope" "$TMP/err" ||
     { echo "FAIL: a missing run: status $st, stderr: $(cat "$TMP/err")"; fails=$((fails + 1)); }
 "$RBDIFF" anchors "$TMP/a" "$TMP/b" >/dev/null 2>&1 && [ -f "$TMP/a/vs-pinocchio.md" ] && [ ! -f "$TMP/b/vs-pinocchio.md" ] &&
     grep -qF "median over 2 runs" "$TMP/a/vs-pinocchio.md" ||

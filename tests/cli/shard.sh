@@ -54,7 +54,7 @@ grep -q "already exists" "$TMP/err" || fail "no message for an existing set: $(c
 cp -r "$TMP/s3" "$TMP/other"
 sed -i 's/"build_id": "[^"]*"/"build_id": "rbdiff 0 other gcc -O0"/' "$TMP/other/meta.json"
 "$RBDIFF" merge "$TMP/mixed" "$TMP/s1" "$TMP/other" >/dev/null 2>"$TMP/err"
-[ $? -eq 1 ] || fail "merge across builds was not refused"
+[ $? -eq 2 ] || fail "merge across builds was not refused (want status 2)"
 grep -q "use --force" "$TMP/err" || fail "no --force hint: $(cat "$TMP/err")"
 "$RBDIFF" merge --force "$TMP/mixed" "$TMP/s1" "$TMP/other" >/dev/null 2>&1 || fail "merge --force failed"
 "$RBDIFF" sweep "${args[@]}" --shard 4/3 --out "$TMP/bad" >/dev/null 2>"$TMP/err"
