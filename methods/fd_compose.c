@@ -40,7 +40,7 @@ typedef struct {
     rbd_aza *aza;
     rbd_dmm_rows rows;
     rbd_fdf *fdf;
-    double (*R)[24];            /* [nv] the t-vectors for the factored product */
+    rbd_idg_tv *R;              /* [nv] the t-vectors for the factored product */
     rbd_fd_pass pass;           /* c->pass, or separate passes where it does not apply */
     double *zero;               /* [nv] qdd = 0 for RBD_PASS_GROUND */
 } fdc_ws;
@@ -248,7 +248,7 @@ int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
         break;
     case RBD_COMBINE_FACTORED:
         w->c->ground->tvecs(w->idws, w->tau, w->R);
-        rbd_fdf_solve(m, w->fdf, Mi, g, (const double (*)[24])w->R, out->dqdd_dq, out->dqdd_dv);
+        rbd_fdf_solve(m, w->fdf, Mi, g, w->R, out->dqdd_dq, out->dqdd_dv);
         break;
     default:
         rbd_aza_solve(m, w->d, w->aza, w->G, out->dqdd_dq);

@@ -135,7 +135,7 @@ static inline void fwd_rows(int n, int cols, const double *mi, const double *S, 
     for (; r < n; r++) fwd_double(n, r, cols, mi, S, t3, t2, Wp, W, xq, xv);
 }
 
-void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const rbd_idg *g, const double (*R)[24],
+void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const rbd_idg *g, const rbd_idg_tv *R,
                    double *Xq, double *Xv)
 {
     const int n = m->nv;
@@ -146,14 +146,14 @@ void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const rbd
         const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i], p = m->parent[i];
         double *Vs = f->buf + blk * (size_t)f->slot[i];
         for (int d = j0; d < j1; d++) {
-            const double *t = R[d];
+            const rbd_idg_tv *t = &R[d];
             if (j1 == j0 + 1) {                 /* one dof: the update and the column in one sweep */
-                back_rows(n, f->leaf[i], Minv + ld * d, t + 18, t, g->Pd[d], g->Pdd[d], g->S[d], g->SdPd[d], Vs,
+                back_rows(n, f->leaf[i], Minv + ld * d, t->t4, t->t1, g->Pd[d], g->Pdd[d], g->S[d], g->SdPd[d], Vs,
                           Xq + ld * d, Xv + ld * d);
                 continue;
             }
             /* several dofs: all updates first (zero weights give no column), then the columns */
-            back_rows(n, f->leaf[i] && d == j0, Minv + ld * d, t + 18, t, zero, zero, zero, zero, Vs, Xq + ld * d,
+            back_rows(n, f->leaf[i] && d == j0, Minv + ld * d, t->t4, t->t1, zero, zero, zero, zero, Vs, Xq + ld * d,
                       Xv + ld * d);
         }
         if (j1 > j0 + 1)
@@ -172,13 +172,13 @@ void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const rbd
         double *W = f->leaf[i] ? NULL : f->buf + blk * (size_t)f->slot[i];
         if (j1 == j0 + 1) {
             if (Wp || W)
-                fwd_rows(n, Wp != NULL, Minv + ld * j0, g->S[j0], R[j0] + 12, R[j0] + 6, Wp, W, Xq + ld * j0,
+                fwd_rows(n, Wp != NULL, Minv + ld * j0, g->S[j0], R[j0].t3, R[j0].t2, Wp, W, Xq + ld * j0,
                          Xv + ld * j0);
             continue;
         }
         if (Wp)
             for (int c = j0; c < j1; c++)
-                fwd_rows(n, 1, NULL, zero, R[c] + 12, R[c] + 6, Wp, NULL, Xq + ld * c, Xv + ld * c);
+                fwd_rows(n, 1, NULL, zero, R[c].t3, R[c].t2, Wp, NULL, Xq + ld * c, Xv + ld * c);
         if (W)
             for (int k = j0; k < j1; k++) {
                 fwd_rows(n, 0, Minv + ld * k, g->S[k], zero, zero, Wp, W, NULL, NULL);
