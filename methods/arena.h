@@ -10,7 +10,7 @@
  *   static void carve(ws *w, rbd_arena *a, size_t n)
  *   {
  *       w->x = rbd_arena_take(a, n * sizeof *w->x);
- *       w->y = rbd_arena_take(a, n * sizeof *w->y);
+ *       RBD_ARENA_TAKE(a, w->y, n);                          the same, shorter
  *   }
  *   ws sizing, *w;
  *   rbd_arena a = { 0 };
@@ -37,6 +37,9 @@ typedef struct {
 
 /* n bytes, RBD_ARENA_ALIGN-aligned; NULL while sizing (and for n = 0). */
 void *rbd_arena_take(rbd_arena *a, size_t n);
+/* p = n elements of *p's type from a */
+#define RBD_ARENA_TAKE(a, p, n) ((p) = rbd_arena_take((a), (size_t)(n) * sizeof *(p)))
+
 /* One zeroed block for a head of `head` bytes (the workspace struct), then
  * the pieces counted so far; rewinds a to hand them out after the head and
  * returns the head.  NULL and RBD_ENOMEM naming `what` if it fails. */

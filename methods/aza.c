@@ -15,6 +15,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "arena.h"
 #include "fd_compose.h"
 
 #ifndef AZA_K
@@ -30,22 +31,20 @@ struct rbd_aza {
     unsigned char *first;       /* [nb] the parent's last child: its pA_p is set, not added to */
 };
 
+static void carve(rbd_aza *z, rbd_arena *a, const rbd_model *m)
+{
+    const size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
+    RBD_ARENA_TAKE(a, z->pA, nb); RBD_ARENA_TAKE(a, z->a, nb); RBD_ARENA_TAKE(a, z->B, nv);
+    RBD_ARENA_TAKE(a, z->fast, nb); RBD_ARENA_TAKE(a, z->leaf, nb); RBD_ARENA_TAKE(a, z->first, nb);
+}
+
 rbd_aza *rbd_aza_new(const rbd_model *m)
 {
-    rbd_aza *z = calloc(1, sizeof *z);
-    if (!z) { rbd_fail(RBD_ENOMEM, "aza: out of memory"); return NULL; }
-    size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
-    z->pA = malloc(nb * sizeof *z->pA);
-    z->a = malloc(nb * sizeof *z->a);
-    z->B = malloc(nv * sizeof *z->B);
-    z->fast = malloc(nb);
-    z->leaf = malloc(nb);
-    z->first = malloc(nb);
-    if (!z->pA || !z->a || !z->B || !z->fast || !z->leaf || !z->first) {
-        rbd_aza_free(z);
-        rbd_fail(RBD_ENOMEM, "aza: out of memory for %d bodies", m->nb);
-        return NULL;
-    }
+    rbd_arena a = { 0 };
+    rbd_aza sizing, *z;
+    carve(&sizing, &a, m);
+    if (!(z = rbd_arena_reserve(&a, sizeof *z, "the aza workspace"))) return NULL;
+    carve(z, &a, m);
     for (int i = 0; i < m->nb; i++) {
         z->fast[i] = m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2;
         z->leaf[i] = m->subtree_end[i] == i + 1;
@@ -59,9 +58,7 @@ rbd_aza *rbd_aza_new(const rbd_model *m)
 
 void rbd_aza_free(rbd_aza *z)
 {
-    if (!z) return;
-    free(z->pA); free(z->a); free(z->B); free(z->fast); free(z->leaf); free(z->first);
-    free(z);
+    free(z);            /* the workspace heads its arena (arena.h) */
 }
 
 /* acc (+)= X^T f for a block of forces: [E^T n + r x E^T f; E^T f]; add = 0

@@ -17,6 +17,7 @@
  * own products, and the loops run down whole columns of M^-1.
  */
 #include <stdlib.h>
+#include "arena.h"
 #include "fd_compose.h"
 #include "id_ground.h"
 #include "vec.h"
@@ -29,33 +30,33 @@ struct rbd_fdf {
 
 void rbd_fdf_free(rbd_fdf *f)
 {
-    if (!f) return;
-    free(f->slot); free(f->leaf); free(f->last); free(f->buf);
-    free(f);
+    free(f);            /* the workspace heads its arena (arena.h) */
+}
+
+static void carve(rbd_fdf *f, rbd_arena *a, const rbd_model *m, int nslot)
+{
+    const size_t nb = (size_t)m->nb;
+    RBD_ARENA_TAKE(a, f->slot, nb); RBD_ARENA_TAKE(a, f->leaf, nb); RBD_ARENA_TAKE(a, f->last, nb);
+    RBD_ARENA_TAKE(a, f->buf, 12 * (size_t)nslot * (size_t)m->nv);
 }
 
 rbd_fdf *rbd_fdf_new(const rbd_model *m)
 {
-    rbd_fdf *f = calloc(1, sizeof *f);
-    if (!f) { rbd_fail(RBD_ENOMEM, "fdsva (factored): out of memory"); return NULL; }
-    const size_t nb = (size_t)m->nb;
-    f->slot = malloc(sizeof(int) * nb);
-    f->leaf = malloc(nb);
-    f->last = malloc(nb);
     int nslot = 1;
-    if (f->slot && f->leaf && f->last)
-        for (int i = 0; i < m->nb; i++) {
-            const int p = m->parent[i];
-            f->leaf[i] = m->subtree_end[i] == i + 1;
-            f->last[i] = p >= 0 && m->subtree_end[i] == m->subtree_end[p];
-            f->slot[i] = p < 0 ? 0 : f->slot[p] + !f->last[i];
-            if (f->slot[i] + 1 > nslot) nslot = f->slot[i] + 1;
-        }
-    f->buf = malloc(sizeof(double) * 12 * (size_t)nslot * (size_t)m->nv);
-    if (!f->slot || !f->leaf || !f->last || !f->buf) {
-        rbd_fdf_free(f);
-        rbd_fail(RBD_ENOMEM, "fdsva (factored): out of memory for %d bodies", m->nb);
-        return NULL;
+    for (int i = 0; i < m->nb; i++) {
+        const int s = rbd_branch_slot(m, i) + 1;
+        if (s > nslot) nslot = s;
+    }
+    rbd_arena a = { 0 };
+    rbd_fdf sizing, *f;
+    carve(&sizing, &a, m, nslot);
+    if (!(f = rbd_arena_reserve(&a, sizeof *f, "the factored product (fdsva)"))) return NULL;
+    carve(f, &a, m, nslot);
+    for (int i = 0; i < m->nb; i++) {
+        const int p = m->parent[i];
+        f->leaf[i] = m->subtree_end[i] == i + 1;
+        f->last[i] = p >= 0 && m->subtree_end[i] == m->subtree_end[p];
+        f->slot[i] = p < 0 ? 0 : f->slot[p] + !f->last[i];
     }
     return f;
 }

@@ -25,16 +25,13 @@ typedef struct {
     double (*t1)[6], (*t2)[6], (*t3)[6], (*t4)[6];   /* [nv] lines 13-16 */
 } ref_ws;
 
-static void carve(ref_ws *w, rbd_arena *A, size_t nb, size_t nv)
+static void carve(ref_ws *w, rbd_arena *a, size_t nb, size_t nv)
 {
-    w->X0 = rbd_arena_take(A, nb * sizeof *w->X0);
-    w->v = rbd_arena_take(A, nb * sizeof *w->v);
-    w->a = rbd_arena_take(A, nb * sizeof *w->a);
-    w->fC = rbd_arena_take(A, nb * sizeof *w->fC);
-    w->IC = rbd_arena_take(A, nb * sizeof *w->IC);
-    w->BC = rbd_arena_take(A, nb * sizeof *w->BC);
-    double (**per_dof[])[6] = { &w->S, &w->Sd, &w->Pd, &w->Pdd, &w->t1, &w->t2, &w->t3, &w->t4 };
-    for (size_t k = 0; k < sizeof per_dof / sizeof *per_dof; k++) *per_dof[k] = rbd_arena_take(A, nv * sizeof **per_dof[k]);
+    RBD_ARENA_TAKE(a, w->X0, nb);
+    RBD_ARENA_TAKE(a, w->v, nb); RBD_ARENA_TAKE(a, w->a, nb); RBD_ARENA_TAKE(a, w->fC, nb);
+    RBD_ARENA_TAKE(a, w->IC, nb); RBD_ARENA_TAKE(a, w->BC, nb);
+    RBD_ARENA_TAKE(a, w->S, nv); RBD_ARENA_TAKE(a, w->Sd, nv); RBD_ARENA_TAKE(a, w->Pd, nv); RBD_ARENA_TAKE(a, w->Pdd, nv);
+    RBD_ARENA_TAKE(a, w->t1, nv); RBD_ARENA_TAKE(a, w->t2, nv); RBD_ARENA_TAKE(a, w->t3, nv); RBD_ARENA_TAKE(a, w->t4, nv);
 }
 
 /* ---- dense 6x6 (row-major) and 6-vector helpers ---- */
