@@ -30,8 +30,10 @@ static void carve(ref_ws *w, rbd_arena *a, size_t nb, size_t nv)
     RBD_ARENA_TAKE(a, w->X0, nb);
     RBD_ARENA_TAKE(a, w->v, nb); RBD_ARENA_TAKE(a, w->a, nb); RBD_ARENA_TAKE(a, w->fC, nb);
     RBD_ARENA_TAKE(a, w->IC, nb); RBD_ARENA_TAKE(a, w->BC, nb);
-    RBD_ARENA_TAKE(a, w->S, nv); RBD_ARENA_TAKE(a, w->Sd, nv); RBD_ARENA_TAKE(a, w->Pd, nv); RBD_ARENA_TAKE(a, w->Pdd, nv);
-    RBD_ARENA_TAKE(a, w->t1, nv); RBD_ARENA_TAKE(a, w->t2, nv); RBD_ARENA_TAKE(a, w->t3, nv); RBD_ARENA_TAKE(a, w->t4, nv);
+    RBD_ARENA_TAKE(a, w->S, nv); RBD_ARENA_TAKE(a, w->Sd, nv);
+    RBD_ARENA_TAKE(a, w->Pd, nv); RBD_ARENA_TAKE(a, w->Pdd, nv);
+    RBD_ARENA_TAKE(a, w->t1, nv); RBD_ARENA_TAKE(a, w->t2, nv);
+    RBD_ARENA_TAKE(a, w->t3, nv); RBD_ARENA_TAKE(a, w->t4, nv);
 }
 
 /* ---- dense 6x6 (row-major) and 6-vector helpers ---- */
@@ -46,12 +48,18 @@ static void mtv(const double A[36], const double x[6], double y[6])    /* y = A^
 static void mm(const double A[36], const double B[36], double C[36])   /* C = A B */
 {
     for (int r = 0; r < 6; r++)
-        for (int c = 0; c < 6; c++) { C[6 * r + c] = 0; for (int k = 0; k < 6; k++) C[6 * r + c] += A[6 * r + k] * B[6 * k + c]; }
+        for (int c = 0; c < 6; c++) {
+            C[6 * r + c] = 0;
+            for (int k = 0; k < 6; k++) C[6 * r + c] += A[6 * r + k] * B[6 * k + c];
+        }
 }
 static void mtm(const double A[36], const double B[36], double C[36])  /* C = A^T B */
 {
     for (int r = 0; r < 6; r++)
-        for (int c = 0; c < 6; c++) { C[6 * r + c] = 0; for (int k = 0; k < 6; k++) C[6 * r + c] += A[6 * k + r] * B[6 * k + c]; }
+        for (int c = 0; c < 6; c++) {
+            C[6 * r + c] = 0;
+            for (int k = 0; k < 6; k++) C[6 * r + c] += A[6 * k + r] * B[6 * k + c];
+        }
 }
 static double dot(const double x[6], const double y[6])
 {
@@ -62,7 +70,12 @@ static double dot(const double x[6], const double y[6])
 /* the 6x6 matrix of m -> op(x, m), column by column: (x x), (x x*), (x xbar*) of eqs. (6), (7), (43) */
 static void op_mat(void (*op)(const double *, const double *, double *), const double x[6], double M[36])
 {
-    for (int c = 0; c < 6; c++) { double e[6] = { 0 }, y[6]; e[c] = 1; op(x, e, y); for (int r = 0; r < 6; r++) M[6 * r + c] = y[r]; }
+    for (int c = 0; c < 6; c++) {
+        double e[6] = { 0 }, y[6];
+        e[c] = 1;
+        op(x, e, y);
+        for (int r = 0; r < 6; r++) M[6 * r + c] = y[r];
+    }
 }
 
 static int ref_eval(void *p, const rbd_state *x, rbd_derivs *out)
@@ -104,9 +117,9 @@ static int ref_eval(void *p, const rbd_state *x, rbd_derivs *out)
         mm(Ib, X, T);
         mtm(X, T, IC);                                                          /* line 8: I_i^C = I_i = X0^T I X0 */
         mv(IC, v, Iv);
-        op_mat(sp_crf, v, M1); mm(M1, IC, M2);                                         /* (v_i x*) I_i */
-        op_mat(sp_crm, v, M1); mm(IC, M1, M3);                                         /* I_i (v_i x) */
-        op_mat(sp_crbar, Iv, M1);                                                      /* (I_i v_i) xbar* */
+        op_mat(sp_crf, v, M1); mm(M1, IC, M2);                                  /* (v_i x*) I_i */
+        op_mat(sp_crm, v, M1); mm(IC, M1, M3);                                  /* I_i (v_i x) */
+        op_mat(sp_crbar, Iv, M1);                                               /* (I_i v_i) xbar* */
         for (int k = 0; k < 36; k++) BC[k] = 0.5 * (M2[k] - M3[k] + M1[k]);     /* line 9 */
         mv(IC, w->a[i], w->fC[i]);
         sp_crf(v, Iv, c);
@@ -115,19 +128,22 @@ static int ref_eval(void *p, const rbd_state *x, rbd_derivs *out)
     memset(dq, 0, sizeof(double) * (size_t)nv * (size_t)nv);                   /* entries of unrelated dofs */
     memset(dv, 0, sizeof(double) * (size_t)nv * (size_t)nv);
     for (int i = m->nb - 1; i >= 0; i--) {                                      /* line 12 */
-        const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i], e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : nv;
+        const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i];
+        const int e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : nv;    /* nu(i) = [j0, e) */
         const double *IC = w->IC[i], *BC = w->BC[i], *fC = w->fC[i];
         for (int j = j0; j < j1; j++) {
-            double u[6], y[6], SP[6];
+            const double *S = w->S[j];
+            double SP[6], BS[6], ISP[6], BPd[6], IPdd[6], fS[6], BtS[6];
             for (int r = 0; r < 6; r++) SP[r] = w->Sd[j][r] + w->Pd[j][r];
-            mv(IC, w->S[j], w->t1[j]);                                           /* line 13 */
-            mv(BC, w->S[j], u); mv(IC, SP, y);
-            for (int r = 0; r < 6; r++) w->t2[j][r] = 2 * u[r] + y[r];          /* line 14 */
-            mv(BC, w->Pd[j], u); mv(IC, w->Pdd[j], y); sp_crbar(fC, w->S[j], SP);
-            for (int r = 0; r < 6; r++) w->t3[j][r] = 2 * u[r] + y[r] + SP[r];  /* line 15 */
-            mtv(BC, w->S[j], u);
-            for (int r = 0; r < 6; r++) w->t4[j][r] = 2 * u[r];                 /* line 16 */
-            out->tau[j] = dot(w->S[j], fC);
+            mv(BC, S, BS); mv(IC, SP, ISP); mv(BC, w->Pd[j], BPd); mv(IC, w->Pdd[j], IPdd);
+            sp_crbar(fC, S, fS); mtv(BC, S, BtS);
+            mv(IC, S, w->t1[j]);                                                /* line 13 */
+            for (int r = 0; r < 6; r++) {
+                w->t2[j][r] = 2 * BS[r] + ISP[r];                               /* line 14 */
+                w->t3[j][r] = 2 * BPd[r] + IPdd[r] + fS[r];                     /* line 15 */
+                w->t4[j][r] = 2 * BtS[r];                                       /* line 16 */
+            }
+            out->tau[j] = dot(S, fC);
         }
         for (int k = j0; k < j1; k++) {
             double SP[6];
@@ -144,7 +160,7 @@ static int ref_eval(void *p, const rbd_state *x, rbd_derivs *out)
         const int pa = m->parent[i];
         if (pa >= 0) {                                                          /* line 21 */
             for (int k = 0; k < 36; k++) { w->IC[pa][k] += IC[k]; w->BC[pa][k] += BC[k]; }   /* line 22 */
-            for (int r = 0; r < 6; r++) w->fC[pa][r] += fC[r];                   /* line 23 */
+            for (int r = 0; r < 6; r++) w->fC[pa][r] += fC[r];                  /* line 23 */
         }
     }
     return RBD_OK;

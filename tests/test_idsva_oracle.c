@@ -76,7 +76,8 @@ static double check_model(rbd_model *m, uint64_t seed)
         eval(ref, m, &x, y[1][0], y[1][1], y[1][2]);
         for (int k = 0; k < 3; k++) {
             double e = normwise(y[0][k], y[1][k], len[k]);
-            if (!(e <= TOL)) fail_msg("idsva vs idsva-ref, %s on %s, state %d: %.3g > %.3g", name[k], m->spec, s, e, TOL);
+            if (!(e <= TOL))
+                fail_msg("idsva vs idsva-ref, %s on %s, state %d: %.3g > %.3g", name[k], m->spec, s, e, TOL);
             worst = fmax(worst, e);
         }
     }
