@@ -6,7 +6,7 @@
 
 /* Each method file exports one descriptor. */
 extern const rbd_method rbd_method_id_fd, rbd_method_id_cs, rbd_method_rneacr, rbd_method_pin26,
-    rbd_method_idsva_body, rbd_method_idsva;
+    rbd_method_idsva_body, rbd_method_idsva, rbd_method_idsva_ref;
 extern const rbd_method rbd_method_fd_fd, rbd_method_fd_cs, rbd_method_abacr, rbd_method_fdcr, rbd_method_fdcr_forces, rbd_method_pin26_fd,
     rbd_method_fdsva_dmm, rbd_method_fdsva_dmm_loop, rbd_method_fdsva_dmm_sparse, rbd_method_fdsva_aza, rbd_method_fdsva_factored, rbd_method_fdsva_1pass,
     rbd_method_fdsva_forces, rbd_method_fdsva;
@@ -18,6 +18,7 @@ const rbd_method *const rbd_methods[] = {
     &rbd_method_pin26,
     &rbd_method_idsva_body,
     &rbd_method_idsva,
+    &rbd_method_idsva_ref,
     &rbd_method_fd_fd,
     &rbd_method_fd_cs,
     &rbd_method_abacr,

@@ -217,14 +217,15 @@ int main(int argc, char **argv)
         {   /* idsva's t3 (dID/dq) and t2 (dID/dqd), ground frame, as forces: X0_p^* t */
             const rbd_method *id = rbd_method_find("idsva");
             void *ws = NULL;
-            double (*R)[24] = malloc(sizeof *R * v1), (*Fq)[6] = malloc(sizeof *Fq * v1);
+            rbd_idg_tv *R = malloc(sizeof *R * v1);
+            double (*Fq)[6] = malloc(sizeof *Fq * v1);
             if (!id || !R || !Fq || id->init(m, NULL, &ws) || id->eval(ws, &xi, &di)) die("idsva");
             rbd_idg *g = rbd_idsva_backend.idg(ws);
             rbd_idg_forward(m, g, q, v, qdd0);
             rbd_idsva_backend.tvecs(ws, t1, R);
             for (int c = 0; c < nv; c++) {
                 const int p = m->parent[m->dof_body[c]];
-                if (p >= 0) sp_xform_force(&g->X0[p], R[c] + 12, Fq[c]);
+                if (p >= 0) sp_xform_force(&g->X0[p], R[c].t3, Fq[c]);
             }
             id->fini(ws);
             rbd_aza_solve_forces(m, d, z, G, (const double (*)[6])Fq, X);

@@ -124,7 +124,7 @@ static void check_model(const char *spec, int nstates, uint64_t seed)
 static void test_registry_has_id_methods(void **s)
 {
     (void)s;
-    const char *want[] = { "id-fd", "id-cs", "rneacr", "pin26", "idsva", "idsva-body" };
+    const char *want[] = { "id-fd", "id-cs", "rneacr", "pin26", "idsva", "idsva-ref", "idsva-body" };
     for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
         const rbd_method *meth = rbd_method_find(want[k]);
         if (!meth) fail_msg("method %s is not registered", want[k]);

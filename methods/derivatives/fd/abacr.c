@@ -22,6 +22,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "model/arena.h"
 #include "rbdiff/dynamics.h"
 #include "model/joint.h"
 #include "rbdiff/method.h"
@@ -48,15 +49,24 @@ typedef struct {
     unsigned *aff, *hasU, *nz, stamp;   /* validity of the d-values per body     */
 } ab_ws;
 
+static void carve(ab_ws *w, rbd_arena *a, const rbd_model *m)
+{
+    const size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
+    RBD_ARENA_TAKE(a, w->Iv, nb); RBD_ARENA_TAKE(a, w->vJ, nb); RBD_ARENA_TAKE(a, w->vp, nb);
+    RBD_ARENA_TAKE(a, w->pa, nb); RBD_ARENA_TAKE(a, w->ap, nb); RBD_ARENA_TAKE(a, w->apre, nb);
+    RBD_ARENA_TAKE(a, w->Ia, nb); RBD_ARENA_TAKE(a, w->UD, nv); RBD_ARENA_TAKE(a, w->y0, nv);
+    RBD_ARENA_TAKE(a, w->dv, nb); RBD_ARENA_TAKE(a, w->dc, nb); RBD_ARENA_TAKE(a, w->dpA, nb);
+    RBD_ARENA_TAKE(a, w->da, nb); RBD_ARENA_TAKE(a, w->dU, nv); RBD_ARENA_TAKE(a, w->dIA, nb);
+    RBD_ARENA_TAKE(a, w->dDinv, 36 * nb); RBD_ARENA_TAKE(a, w->du, nv);
+    RBD_ARENA_TAKE(a, w->aff, nb); RBD_ARENA_TAKE(a, w->hasU, nb); RBD_ARENA_TAKE(a, w->nz, nb);
+}
+
 static void ab_fini(void *p)
 {
     ab_ws *w = p;
     if (!w) return;
     rbd_data_free(w->d);
-    free(w->Iv); free(w->vJ); free(w->vp); free(w->pa); free(w->ap); free(w->apre); free(w->Ia); free(w->UD);
-    free(w->y0); free(w->dv); free(w->dc); free(w->dpA); free(w->da); free(w->dU); free(w->dIA); free(w->dDinv);
-    free(w->du); free(w->aff); free(w->hasU); free(w->nz);
-    free(w);
+    free(w);            /* the workspace heads its arena (arena.h) */
 }
 
 extern const rbd_method rbd_method_abacr;
@@ -68,24 +78,13 @@ static int ab_init(const rbd_model *m, const rbd_options *o, void **out)
     *out = NULL;
     int rc = rbd_method_supports(&rbd_method_abacr, m);
     if (rc) return rc;
-    ab_ws *w = calloc(1, sizeof *w);
-    if (!w) return rbd_fail(RBD_ENOMEM, "abacr: out of memory");
-    size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
+    rbd_arena a = { 0 };
+    ab_ws sizing, *w;
+    carve(&sizing, &a, m);
+    if (!(w = rbd_arena_reserve(&a, sizeof *w, "the abacr workspace"))) return RBD_ENOMEM;
+    carve(w, &a, m);
     w->m = m;
-    w->d = rbd_data_new(m);
-    w->Iv = malloc(nb * sizeof(vec6)); w->vJ = malloc(nb * sizeof(vec6)); w->vp = malloc(nb * sizeof(vec6));
-    w->pa = malloc(nb * sizeof(vec6)); w->ap = malloc(nb * sizeof(vec6)); w->apre = malloc(nb * sizeof(vec6));
-    w->Ia = malloc(nb * sizeof *w->Ia); w->UD = malloc(nv * sizeof(vec6)); w->y0 = malloc(nv * sizeof(double));
-    w->dv = malloc(nb * sizeof(vec6)); w->dc = malloc(nb * sizeof(vec6)); w->dpA = malloc(nb * sizeof(vec6));
-    w->da = malloc(nb * sizeof(vec6)); w->dU = malloc(nv * sizeof(vec6)); w->dIA = malloc(nb * sizeof *w->dIA);
-    w->dDinv = malloc(36 * nb * sizeof(double)); w->du = malloc(nv * sizeof(double));
-    w->aff = calloc(nb, sizeof(unsigned)); w->hasU = calloc(nb, sizeof(unsigned)); w->nz = calloc(nb, sizeof(unsigned));
-    if (!w->d || !w->Iv || !w->vJ || !w->vp || !w->pa || !w->ap || !w->apre || !w->Ia || !w->UD || !w->y0 ||
-        !w->dv || !w->dc || !w->dpA || !w->da || !w->dU || !w->dIA || !w->dDinv || !w->du || !w->aff ||
-        !w->hasU || !w->nz) {
-        ab_fini(w);
-        return rbd_fail(RBD_ENOMEM, "abacr: out of memory for %d bodies", m->nb);
-    }
+    if (!(w->d = rbd_data_new(m))) { free(w); return RBD_ENOMEM; }
     *out = w;
     return RBD_OK;
 }

@@ -15,6 +15,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "model/arena.h"
 #include "derivatives/fd/fd_compose.h"
 #include "derivatives/id/id_ground.h"
 
@@ -33,24 +34,21 @@ struct rbd_aza {
     unsigned char *has_inj;     /* [nb] inj[i] holds some */
 };
 
+static void carve(rbd_aza *z, rbd_arena *a, const rbd_model *m)
+{
+    const size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
+    RBD_ARENA_TAKE(a, z->pA, nb); RBD_ARENA_TAKE(a, z->a, nb); RBD_ARENA_TAKE(a, z->B, nv);
+    RBD_ARENA_TAKE(a, z->fast, nb); RBD_ARENA_TAKE(a, z->leaf, nb); RBD_ARENA_TAKE(a, z->first, nb);
+    RBD_ARENA_TAKE(a, z->inj, nb); RBD_ARENA_TAKE(a, z->has_inj, nb);    /* zeroed, as the arena is */
+}
+
 rbd_aza *rbd_aza_new(const rbd_model *m)
 {
-    rbd_aza *z = calloc(1, sizeof *z);
-    if (!z) { rbd_fail(RBD_ENOMEM, "aza: out of memory"); return NULL; }
-    size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
-    z->pA = malloc(nb * sizeof *z->pA);
-    z->a = malloc(nb * sizeof *z->a);
-    z->B = malloc(nv * sizeof *z->B);
-    z->fast = malloc(nb);
-    z->leaf = malloc(nb);
-    z->first = malloc(nb);
-    z->inj = malloc(nb * sizeof *z->inj);
-    z->has_inj = calloc(nb, 1);
-    if (!z->pA || !z->a || !z->B || !z->fast || !z->leaf || !z->first || !z->inj || !z->has_inj) {
-        rbd_aza_free(z);
-        rbd_fail(RBD_ENOMEM, "aza: out of memory for %d bodies", m->nb);
-        return NULL;
-    }
+    rbd_arena a = { 0 };
+    rbd_aza sizing, *z;
+    carve(&sizing, &a, m);
+    if (!(z = rbd_arena_reserve(&a, sizeof *z, "the aza workspace"))) return NULL;
+    carve(z, &a, m);
     for (int i = 0; i < m->nb; i++) {
         z->fast[i] = m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2;
         z->leaf[i] = m->subtree_end[i] == i + 1;
@@ -64,10 +62,7 @@ rbd_aza *rbd_aza_new(const rbd_model *m)
 
 void rbd_aza_free(rbd_aza *z)
 {
-    if (!z) return;
-    free(z->pA); free(z->a); free(z->B); free(z->fast); free(z->leaf); free(z->first);
-    free(z->inj); free(z->has_inj);
-    free(z);
+    free(z);            /* the workspace heads its arena (arena.h) */
 }
 
 /* acc (+)= X^T f for a block of forces: [E^T n + r x E^T f; E^T f]; add = 0
@@ -234,7 +229,7 @@ static inline double dot6(const double *a, const double *b)
 }
 
 void rbd_aza_solve_tvecs(const rbd_model *m, const rbd_data *d, rbd_aza *z, const rbd_idg *g,
-                         const double (*R)[24], double *Xq, double *Xv)
+                         const rbd_idg_tv *R, double *Xq, double *Xv)
 {
     const int nv = m->nv;
     const size_t ld = (size_t)nv;
@@ -247,11 +242,11 @@ void rbd_aza_solve_tvecs(const rbd_model *m, const rbd_data *d, rbd_aza *z, cons
             const int e = m->subtree_end[b] < m->nb ? m->idx_v[m->subtree_end[b]] : nv;
             /* subtree rows: t4_j^T Psi_dot_c + t1_j^T Psi_ddot_c, or t4_j^T S_c + t1_j^T (S_dot + Psi_dot)_c */
             const double *a = v ? g->S[col] : g->Pd[col], *bb = v ? g->SdPd[col] : g->Pdd[col];
-            for (int j = m->idx_v[b]; j < e; j++) z->B[j][c] = dot6(R[j] + 18, a) + dot6(R[j], bb);
+            for (int j = m->idx_v[b]; j < e; j++) z->B[j][c] = dot6(R[j].t4, a) + dot6(R[j].t1, bb);
             if (p < 0) continue;
             /* ancestor rows S_k^T t3_c (S_k^T t2_c): t as a force on p, in p's frame */
             double f[6];
-            sp_xform_force(&g->X0[p], R[col] + (v ? 6 : 12), f);
+            sp_xform_force(&g->X0[p], v ? R[col].t2 : R[col].t3, f);
             if (!z->has_inj[p]) { memset(z->inj[p], 0, sizeof(blk)); z->has_inj[p] = 1; }
             for (int r = 0; r < 6; r++) z->inj[p][r][c] = f[r];
         }

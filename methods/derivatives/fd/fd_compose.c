@@ -26,6 +26,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
+#include "model/arena.h"
 #include "derivatives/fd/fd_compose.h"
 #include "derivatives/fd/fd_ground.h"
 
@@ -40,7 +41,7 @@ typedef struct {
     rbd_aza *aza;
     rbd_dmm_rows rows;
     rbd_fdf *fdf;
-    double (*R)[24];            /* [nv] the t-vectors for the factored product */
+    rbd_idg_tv *R;              /* [nv] the t-vectors: the factored product, AZA with forces */
     double (*F)[6];             /* [2 nv] forces on the parents (q, then qd): AZA with forces, no t-vectors */
     rbd_fd_pass pass;           /* c->pass, or separate passes where it does not apply */
     double *zero;               /* [nv] qdd = 0 for RBD_PASS_GROUND */
@@ -124,11 +125,21 @@ void rbd_fdc_fini(void *p)
     if (w->idws) w->c->id->fini(w->idws);
     rbd_data_free(w->d);
     rbd_data_free(w->dm);
-    free(w->G); free(w->tau); free(w->zero); free(w->R); free(w->F);
     rbd_aza_free(w->aza);
     rbd_fdf_free(w->fdf);
     rbd_dmm_rows_fini(&w->rows);
-    free(w);
+    free(w);            /* the workspace heads its arena (arena.h): G, tau, R, zero */
+}
+
+/* forces: AZA with forces from the inner method's parent forces (no t-vectors) */
+static void carve(fdc_ws *w, rbd_arena *a, const rbd_model *m, rbd_combine combine, rbd_fd_pass pass, int forces)
+{
+    const size_t nv = (size_t)m->nv;
+    RBD_ARENA_TAKE(a, w->G, 2 * nv * nv);
+    RBD_ARENA_TAKE(a, w->tau, nv);
+    if (forces) RBD_ARENA_TAKE(a, w->F, 2 * nv);
+    else if (combine == RBD_COMBINE_FACTORED || combine == RBD_COMBINE_AZA_FORCES) RBD_ARENA_TAKE(a, w->R, nv);
+    if (pass == RBD_PASS_GROUND) RBD_ARENA_TAKE(a, w->zero, nv + 1);
 }
 
 int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options *o, void **out)
@@ -145,68 +156,57 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
     if (o->fdsva_crossover < 0)
         return rbd_fail(RBD_EINVAL, "%s: fdsva_crossover = %d must be >= 0 (0: the built-in %d)", name,
                         o->fdsva_crossover, RBD_FDSVA_CROSSOVER_DEFAULT);
-    fdc_ws *w = calloc(1, sizeof *w);
-    if (!w) return rbd_fail(RBD_ENOMEM, "%s: out of memory", name);
+    rbd_combine combine = c->combine;
+    rbd_dmm_rows rows = { 0 };
+    if (combine == RBD_COMBINE_SWITCH) {
+        int nx = o->fdsva_crossover > 0 ? o->fdsva_crossover : RBD_FDSVA_CROSSOVER_DEFAULT;
+        if ((rc = rbd_dmm_rows_init(m, &rows))) return rc;
+        combine = fdsva_choice(m, &rows, nx);
+        if (!o->fdsva_dmm_rule && combine != RBD_COMBINE_FACTORED) combine = fdsva_measure(m, &rows);
+        if (combine != RBD_COMBINE_DMM_SPARSE) rbd_dmm_rows_fini(&rows);
+    }
+    const int tvecs = c->ground && c->ground->tvecs;
+    const int forces = combine == RBD_COMBINE_AZA_FORCES && !tvecs;
+    if (combine == RBD_COMBINE_FACTORED && !tvecs) {
+        rbd_dmm_rows_fini(&rows);
+        return rbd_fail(RBD_EINVAL, "%s: the factored product needs the inner method's t-vectors", name);
+    }
+    if (forces && !c->parent_dforces) {
+        rbd_dmm_rows_fini(&rows);
+        return rbd_fail(RBD_EINVAL, "%s: AZA with forces needs the inner method's t-vectors or forces", name);
+    }
+    /* the shared passes need the analytic M^-1 (the others are their own
+     * algorithms) and no AZA (it reads ABA's body-frame IA, U, D^-1, which
+     * fd_ground.c does not make) */
+    const rbd_fd_pass pass = o->minv == RBD_MINV_ANALYTIC && combine != RBD_COMBINE_AZA &&
+                                     !(combine == RBD_COMBINE_AZA_FORCES && c->pass == RBD_PASS_GROUND)
+                                 ? c->pass
+                                 : RBD_PASS_SEPARATE;
+    rbd_arena a = { 0 };
+    fdc_ws sizing, *w;
+    carve(&sizing, &a, m, combine, pass, forces);
+    if (!(w = rbd_arena_reserve(&a, sizeof *w, name))) { rbd_dmm_rows_fini(&rows); return RBD_ENOMEM; }
+    carve(w, &a, m, combine, pass, forces);     /* zeroed: dID/du's structural zeros, qdd = 0 */
     w->m = m;
     w->c = c;
     w->minv = o->minv;
-    w->combine = c->combine;
-    if (w->combine == RBD_COMBINE_SWITCH) {
-        int nx = o->fdsva_crossover > 0 ? o->fdsva_crossover : RBD_FDSVA_CROSSOVER_DEFAULT;
-        if ((rc = rbd_dmm_rows_init(m, &w->rows))) { rbd_fdc_fini(w); return rc; }
-        w->combine = fdsva_choice(m, &w->rows, nx);
-        if (!o->fdsva_dmm_rule && w->combine != RBD_COMBINE_FACTORED) w->combine = fdsva_measure(m, &w->rows);
-        if (w->combine != RBD_COMBINE_DMM_SPARSE) rbd_dmm_rows_fini(&w->rows);
-    }
+    w->combine = combine;
+    w->rows = rows;
+    w->pass = pass;
     /* dID/du lives in this workspace only and is cleared once here, so the
      * ID method may leave its structural zeros alone */
     rbd_options oid = *o;
     oid.zeros_preset = 1;
     if ((rc = c->id->init(m, &oid, &w->idws))) { w->idws = NULL; rbd_fdc_fini(w); return rc; }
-    size_t nv = (size_t)m->nv;
-    w->d = rbd_data_new(m);
-    if (w->minv != RBD_MINV_ANALYTIC) w->dm = rbd_data_new(m);
-    w->G = calloc(2 * nv * nv, sizeof(double));
-    w->tau = malloc(sizeof(double) * nv);
-    if ((w->combine == RBD_COMBINE_AZA || w->combine == RBD_COMBINE_AZA_FORCES) && !(w->aza = rbd_aza_new(m))) {
+    if (!(w->d = rbd_data_new(m)) || (w->minv != RBD_MINV_ANALYTIC && !(w->dm = rbd_data_new(m))) ||
+        ((combine == RBD_COMBINE_AZA || combine == RBD_COMBINE_AZA_FORCES) && !(w->aza = rbd_aza_new(m))) ||
+        (combine == RBD_COMBINE_FACTORED && !(w->fdf = rbd_fdf_new(m)))) {
         rbd_fdc_fini(w);
         return RBD_ENOMEM;
     }
-    if (w->combine == RBD_COMBINE_AZA_FORCES && !(c->ground && c->ground->tvecs)) {
-        if (!c->parent_dforces) {
-            rbd_fdc_fini(w);
-            return rbd_fail(RBD_EINVAL, "%s: AZA with forces needs the inner method's t-vectors or forces", name);
-        }
-        if (!(w->F = malloc(sizeof *w->F * 2 * nv))) { rbd_fdc_fini(w); return RBD_ENOMEM; }
-    } else if (w->combine == RBD_COMBINE_FACTORED || w->combine == RBD_COMBINE_AZA_FORCES) {
-        if (!c->ground || !c->ground->tvecs) {
-            rbd_fdc_fini(w);
-            return rbd_fail(RBD_EINVAL, "%s: the factored product needs the inner method's t-vectors", name);
-        }
-        w->R = malloc(sizeof *w->R * nv);
-        if (!w->R || (w->combine == RBD_COMBINE_FACTORED && !(w->fdf = rbd_fdf_new(m)))) {
-            rbd_fdc_fini(w);
-            return RBD_ENOMEM;
-        }
-    }
-    /* the shared passes need the analytic M^-1 (the others are their own
-     * algorithms) and no AZA (it reads ABA's body-frame IA, U, D^-1, which
-     * fd_ground.c does not make) */
-    w->pass = w->minv == RBD_MINV_ANALYTIC && w->combine != RBD_COMBINE_AZA &&
-                      !(w->combine == RBD_COMBINE_AZA_FORCES && c->pass == RBD_PASS_GROUND)
-                  ? c->pass
-                  : RBD_PASS_SEPARATE;
-    if (w->pass == RBD_PASS_GROUND && !(w->zero = calloc(nv + 1, sizeof *w->zero))) {
-        rbd_fdc_fini(w);
-        return rbd_fail(RBD_ENOMEM, "%s: out of memory", name);
-    }
-    if (w->combine == RBD_COMBINE_DMM_SPARSE && !w->rows.off && (rc = rbd_dmm_rows_init(m, &w->rows))) {
+    if (combine == RBD_COMBINE_DMM_SPARSE && !w->rows.off && (rc = rbd_dmm_rows_init(m, &w->rows))) {
         rbd_fdc_fini(w);
         return rc;
-    }
-    if (!w->d || (w->minv != RBD_MINV_ANALYTIC && !w->dm) || !w->G || !w->tau) {
-        rbd_fdc_fini(w);
-        return rbd_fail(RBD_ENOMEM, "%s: out of memory for %d dofs", name, m->nv);
     }
     *out = w;
     return RBD_OK;
@@ -265,7 +265,7 @@ int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
         break;
     case RBD_COMBINE_FACTORED:
         w->c->ground->tvecs(w->idws, w->tau, w->R);
-        rbd_fdf_solve(m, w->fdf, Mi, g, (const double (*)[24])w->R, out->dqdd_dq, out->dqdd_dv);
+        rbd_fdf_solve(m, w->fdf, Mi, g, w->R, out->dqdd_dq, out->dqdd_dv);
         break;
     case RBD_COMBINE_AZA_FORCES:
         if (w->F) {
@@ -275,7 +275,7 @@ int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
             break;
         }
         w->c->ground->tvecs(w->idws, w->tau, w->R);
-        rbd_aza_solve_tvecs(m, w->d, w->aza, g, (const double (*)[24])w->R, out->dqdd_dq, out->dqdd_dv);
+        rbd_aza_solve_tvecs(m, w->d, w->aza, g, w->R, out->dqdd_dq, out->dqdd_dv);
         break;
     default:
         rbd_aza_solve(m, w->d, w->aza, w->G, out->dqdd_dq);

@@ -102,6 +102,7 @@ void rbd_dmm_sparse(const rbd_model *m, const rbd_dmm_rows *r, const double *Min
 /* ---- the factored product (fd_factored.c) ---- */
 typedef struct rbd_fdf rbd_fdf;
 struct rbd_idg;
+struct rbd_idg_tv;
 
 rbd_fdf *rbd_fdf_new(const rbd_model *m);
 void rbd_fdf_free(rbd_fdf *f);
@@ -109,7 +110,7 @@ void rbd_fdf_free(rbd_fdf *f);
  * written) from the full M^-1, the per-dof S, Psi_dot, Psi_ddot and
  * S_dot + Psi_dot of g and the t1..t4 of R (rbd_idg_backend.tvecs). */
 void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const struct rbd_idg *g,
-                   const double (*R)[24], double *Xq, double *Xv);
+                   const struct rbd_idg_tv *R, double *Xq, double *Xv);
 
 /* ---- AZA (aza.c) ---- */
 typedef struct rbd_aza rbd_aza;
@@ -141,6 +142,6 @@ void rbd_aza_solve_forces(const rbd_model *m, const rbd_data *d, rbd_aza *z, con
  * the ancestor rows S_k^T t3_c (t2_c) left as the ground-frame force t3_c
  * (t2_c) on the parent, turned into its frame (X0_p^* t). */
 void rbd_aza_solve_tvecs(const rbd_model *m, const rbd_data *d, rbd_aza *z, const struct rbd_idg *g,
-                         const double (*R)[24], double *Xq, double *Xv);
+                         const struct rbd_idg_tv *R, double *Xq, double *Xv);
 
 #endif

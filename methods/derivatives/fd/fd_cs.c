@@ -7,6 +7,7 @@
  */
 #include <complex.h>
 #include <stdlib.h>
+#include "model/arena.h"
 #include "rbdiff/dynamics.h"
 #include "model/joint.h"
 #include "rbdiff/method.h"
@@ -25,13 +26,20 @@ typedef struct {
     double complex *q, *qd, *tau, *qdd, *d;
 } fcs_ws;
 
+static void carve(fcs_ws *w, rbd_arena *a, const rbd_model *m)
+{
+    const size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
+    RBD_ARENA_TAKE(a, w->Xtree, nb); RBD_ARENA_TAKE(a, w->Xup, nb); RBD_ARENA_TAKE(a, w->Ib, nb);
+    RBD_ARENA_TAKE(a, w->v, nb); RBD_ARENA_TAKE(a, w->c, nb); RBD_ARENA_TAKE(a, w->pA, nb);
+    RBD_ARENA_TAKE(a, w->a, nb); RBD_ARENA_TAKE(a, w->IA, nb); RBD_ARENA_TAKE(a, w->U, nv);
+    RBD_ARENA_TAKE(a, w->Dinv, 36 * nb); RBD_ARENA_TAKE(a, w->u, nv);
+    RBD_ARENA_TAKE(a, w->q, m->nq); RBD_ARENA_TAKE(a, w->qd, nv);
+    RBD_ARENA_TAKE(a, w->tau, nv); RBD_ARENA_TAKE(a, w->qdd, nv); RBD_ARENA_TAKE(a, w->d, 6);
+}
+
 static void fcs_fini(void *p)
 {
-    fcs_ws *w = p;
-    if (!w) return;
-    free(w->Xtree); free(w->Xup); free(w->Ib); free(w->v); free(w->c); free(w->pA); free(w->a); free(w->IA);
-    free(w->U); free(w->Dinv); free(w->u); free(w->q); free(w->qd); free(w->tau); free(w->qdd); free(w->d);
-    free(w);
+    free(p);            /* the workspace heads its arena (arena.h) */
 }
 
 extern const rbd_method rbd_method_fd_cs;
@@ -46,22 +54,13 @@ static int fcs_init(const rbd_model *m, const rbd_options *o, void **out)
     if (!o) { rbd_options_default(&def); o = &def; }
     if (!(o->cs_step > 0) || o->cs_step > 1e-3)
         return rbd_fail(RBD_EINVAL, "fd-cs: complex step h = %g must be in (0, 1e-3]", o->cs_step);
-    fcs_ws *w = calloc(1, sizeof *w);
-    if (!w) return rbd_fail(RBD_ENOMEM, "fd-cs: out of memory");
-    size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
+    rbd_arena a = { 0 };
+    fcs_ws sizing, *w;
+    carve(&sizing, &a, m);
+    if (!(w = rbd_arena_reserve(&a, sizeof *w, "the fd-cs workspace"))) return RBD_ENOMEM;
+    carve(w, &a, m);                /* zeroed: the direction w->d starts at 0 */
     w->m = m;
     w->h = o->cs_step;
-    w->Xtree = malloc(nb * sizeof *w->Xtree); w->Xup = malloc(nb * sizeof *w->Xup); w->Ib = malloc(nb * sizeof *w->Ib);
-    w->v = malloc(nb * sizeof *w->v); w->c = malloc(nb * sizeof *w->c); w->pA = malloc(nb * sizeof *w->pA);
-    w->a = malloc(nb * sizeof *w->a); w->IA = malloc(nb * sizeof *w->IA); w->U = malloc(nv * sizeof *w->U);
-    w->Dinv = malloc(36 * nb * sizeof *w->Dinv); w->u = malloc(nv * sizeof *w->u);
-    w->q = malloc((size_t)m->nq * sizeof *w->q); w->qd = malloc(nv * sizeof *w->qd);
-    w->tau = malloc(nv * sizeof *w->tau); w->qdd = malloc(nv * sizeof *w->qdd); w->d = calloc(6, sizeof *w->d);
-    if (!w->Xtree || !w->Xup || !w->Ib || !w->v || !w->c || !w->pA || !w->a || !w->IA || !w->U || !w->Dinv ||
-        !w->u || !w->q || !w->qd || !w->tau || !w->qdd || !w->d) {
-        fcs_fini(w);
-        return rbd_fail(RBD_ENOMEM, "fd-cs: out of memory for %d bodies", m->nb);
-    }
     for (int i = 0; i < m->nb; i++) {
         spz_xform_promote(&m->Xtree[i], &w->Xtree[i]);
         spz_inertia_promote(&m->inertia[i], &w->Ib[i]);

@@ -17,6 +17,7 @@
  * own products, and the loops run down whole columns of M^-1.
  */
 #include <stdlib.h>
+#include "model/arena.h"
 #include "derivatives/fd/fd_compose.h"
 #include "derivatives/id/id_ground.h"
 #include "derivatives/vec.h"
@@ -29,33 +30,33 @@ struct rbd_fdf {
 
 void rbd_fdf_free(rbd_fdf *f)
 {
-    if (!f) return;
-    free(f->slot); free(f->leaf); free(f->last); free(f->buf);
-    free(f);
+    free(f);            /* the workspace heads its arena (arena.h) */
+}
+
+static void carve(rbd_fdf *f, rbd_arena *a, const rbd_model *m, int nslot)
+{
+    const size_t nb = (size_t)m->nb;
+    RBD_ARENA_TAKE(a, f->slot, nb); RBD_ARENA_TAKE(a, f->leaf, nb); RBD_ARENA_TAKE(a, f->last, nb);
+    RBD_ARENA_TAKE(a, f->buf, 12 * (size_t)nslot * (size_t)m->nv);
 }
 
 rbd_fdf *rbd_fdf_new(const rbd_model *m)
 {
-    rbd_fdf *f = calloc(1, sizeof *f);
-    if (!f) { rbd_fail(RBD_ENOMEM, "fdsva (factored): out of memory"); return NULL; }
-    const size_t nb = (size_t)m->nb;
-    f->slot = malloc(sizeof(int) * nb);
-    f->leaf = malloc(nb);
-    f->last = malloc(nb);
     int nslot = 1;
-    if (f->slot && f->leaf && f->last)
-        for (int i = 0; i < m->nb; i++) {
-            const int p = m->parent[i];
-            f->leaf[i] = m->subtree_end[i] == i + 1;
-            f->last[i] = p >= 0 && m->subtree_end[i] == m->subtree_end[p];
-            f->slot[i] = p < 0 ? 0 : f->slot[p] + !f->last[i];
-            if (f->slot[i] + 1 > nslot) nslot = f->slot[i] + 1;
-        }
-    f->buf = malloc(sizeof(double) * 12 * (size_t)nslot * (size_t)m->nv);
-    if (!f->slot || !f->leaf || !f->last || !f->buf) {
-        rbd_fdf_free(f);
-        rbd_fail(RBD_ENOMEM, "fdsva (factored): out of memory for %d bodies", m->nb);
-        return NULL;
+    for (int i = 0; i < m->nb; i++) {
+        const int s = rbd_branch_slot(m, i) + 1;
+        if (s > nslot) nslot = s;
+    }
+    rbd_arena a = { 0 };
+    rbd_fdf sizing, *f;
+    carve(&sizing, &a, m, nslot);
+    if (!(f = rbd_arena_reserve(&a, sizeof *f, "the factored product (fdsva)"))) return NULL;
+    carve(f, &a, m, nslot);
+    for (int i = 0; i < m->nb; i++) {
+        const int p = m->parent[i];
+        f->leaf[i] = m->subtree_end[i] == i + 1;
+        f->last[i] = p >= 0 && m->subtree_end[i] == m->subtree_end[p];
+        f->slot[i] = p < 0 ? 0 : f->slot[p] + !f->last[i];
     }
     return f;
 }
@@ -135,7 +136,7 @@ static inline void fwd_rows(int n, int cols, const double *mi, const double *S, 
     for (; r < n; r++) fwd_double(n, r, cols, mi, S, t3, t2, Wp, W, xq, xv);
 }
 
-void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const rbd_idg *g, const double (*R)[24],
+void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const rbd_idg *g, const rbd_idg_tv *R,
                    double *Xq, double *Xv)
 {
     const int n = m->nv;
@@ -146,14 +147,14 @@ void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const rbd
         const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i], p = m->parent[i];
         double *Vs = f->buf + blk * (size_t)f->slot[i];
         for (int d = j0; d < j1; d++) {
-            const double *t = R[d];
+            const rbd_idg_tv *t = &R[d];
             if (j1 == j0 + 1) {                 /* one dof: the update and the column in one sweep */
-                back_rows(n, f->leaf[i], Minv + ld * d, t + 18, t, g->Pd[d], g->Pdd[d], g->S[d], g->SdPd[d], Vs,
+                back_rows(n, f->leaf[i], Minv + ld * d, t->t4, t->t1, g->Pd[d], g->Pdd[d], g->S[d], g->SdPd[d], Vs,
                           Xq + ld * d, Xv + ld * d);
                 continue;
             }
             /* several dofs: all updates first (zero weights give no column), then the columns */
-            back_rows(n, f->leaf[i] && d == j0, Minv + ld * d, t + 18, t, zero, zero, zero, zero, Vs, Xq + ld * d,
+            back_rows(n, f->leaf[i] && d == j0, Minv + ld * d, t->t4, t->t1, zero, zero, zero, zero, Vs, Xq + ld * d,
                       Xv + ld * d);
         }
         if (j1 > j0 + 1)
@@ -172,13 +173,13 @@ void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const rbd
         double *W = f->leaf[i] ? NULL : f->buf + blk * (size_t)f->slot[i];
         if (j1 == j0 + 1) {
             if (Wp || W)
-                fwd_rows(n, Wp != NULL, Minv + ld * j0, g->S[j0], R[j0] + 12, R[j0] + 6, Wp, W, Xq + ld * j0,
+                fwd_rows(n, Wp != NULL, Minv + ld * j0, g->S[j0], R[j0].t3, R[j0].t2, Wp, W, Xq + ld * j0,
                          Xv + ld * j0);
             continue;
         }
         if (Wp)
             for (int c = j0; c < j1; c++)
-                fwd_rows(n, 1, NULL, zero, R[c] + 12, R[c] + 6, Wp, NULL, Xq + ld * c, Xv + ld * c);
+                fwd_rows(n, 1, NULL, zero, R[c].t3, R[c].t2, Wp, NULL, Xq + ld * c, Xv + ld * c);
         if (W)
             for (int k = j0; k < j1; k++) {
                 fwd_rows(n, 0, Minv + ld * k, g->S[k], zero, zero, Wp, W, NULL, NULL);

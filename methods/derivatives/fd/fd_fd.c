@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/arena.h"
 #include "rbdiff/dynamics.h"
 #include "rbdiff/method.h"
 
@@ -19,13 +20,18 @@ typedef struct {
     double *q, *x, *dv, *fp, *fm;
 } ffd_ws;
 
+static void carve(ffd_ws *w, rbd_arena *a, const rbd_model *m)
+{
+    RBD_ARENA_TAKE(a, w->q, m->nq); RBD_ARENA_TAKE(a, w->x, m->nv); RBD_ARENA_TAKE(a, w->dv, m->nv);
+    RBD_ARENA_TAKE(a, w->fp, m->nv); RBD_ARENA_TAKE(a, w->fm, m->nv);
+}
+
 static void ffd_fini(void *p)
 {
     ffd_ws *w = p;
     if (!w) return;
     rbd_data_free(w->d);
-    free(w->q); free(w->x); free(w->dv); free(w->fp); free(w->fm);
-    free(w);
+    free(w);            /* the workspace heads its arena (arena.h) */
 }
 
 extern const rbd_method rbd_method_fd_fd;
@@ -36,21 +42,14 @@ static int ffd_init(const rbd_model *m, const rbd_options *o, void **out)
     *out = NULL;
     int rc = rbd_method_supports(&rbd_method_fd_fd, m);
     if (rc) return rc;
-    ffd_ws *w = calloc(1, sizeof *w);
-    if (!w) return rbd_fail(RBD_ENOMEM, "fd-fd: out of memory");
+    rbd_arena a = { 0 };
+    ffd_ws sizing, *w;
+    carve(&sizing, &a, m);
+    if (!(w = rbd_arena_reserve(&a, sizeof *w, "the fd-fd workspace"))) return RBD_ENOMEM;
+    carve(w, &a, m);                /* zeroed: the direction w->dv starts at 0 */
     w->m = m;
     w->forward = o ? o->fd_forward : 0;
-    w->d = rbd_data_new(m);
-    size_t nv = (size_t)m->nv;
-    w->q = malloc(sizeof(double) * (size_t)m->nq);
-    w->x = malloc(sizeof(double) * nv);
-    w->dv = calloc(nv, sizeof(double));
-    w->fp = malloc(sizeof(double) * nv);
-    w->fm = malloc(sizeof(double) * nv);
-    if (!w->d || !w->q || !w->x || !w->dv || !w->fp || !w->fm) {
-        ffd_fini(w);
-        return rbd_fail(RBD_ENOMEM, "fd-fd: out of memory for %d bodies", m->nb);
-    }
+    if (!(w->d = rbd_data_new(m))) { free(w); return RBD_ENOMEM; }
     *out = w;
     return RBD_OK;
 }

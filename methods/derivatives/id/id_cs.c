@@ -10,6 +10,7 @@
 #include <complex.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/arena.h"
 #include "rbdiff/dynamics.h"
 #include "model/joint.h"
 #include "rbdiff/method.h"
@@ -28,13 +29,18 @@ typedef struct {
     double complex *q, *qd, *qdd, *tau, *d;
 } cs_ws;
 
+static void carve(cs_ws *w, rbd_arena *a, const rbd_model *m)
+{
+    const size_t nb = (size_t)m->nb, nv = (size_t)m->nv, nq = (size_t)m->nq;
+    RBD_ARENA_TAKE(a, w->Xtree, nb); RBD_ARENA_TAKE(a, w->Xup, nb); RBD_ARENA_TAKE(a, w->Ib, nb);
+    RBD_ARENA_TAKE(a, w->v, nb); RBD_ARENA_TAKE(a, w->a, nb); RBD_ARENA_TAKE(a, w->f, nb);
+    RBD_ARENA_TAKE(a, w->q, nq); RBD_ARENA_TAKE(a, w->qd, nv); RBD_ARENA_TAKE(a, w->qdd, nv);
+    RBD_ARENA_TAKE(a, w->tau, nv); RBD_ARENA_TAKE(a, w->d, 6);
+}
+
 static void cs_fini(void *p)
 {
-    cs_ws *w = p;
-    if (!w) return;
-    free(w->Xtree); free(w->Xup); free(w->Ib); free(w->v); free(w->a); free(w->f);
-    free(w->q); free(w->qd); free(w->qdd); free(w->tau); free(w->d);
-    free(w);
+    free(p);            /* the workspace heads its arena (arena.h) */
 }
 
 extern const rbd_method rbd_method_id_cs;
@@ -49,27 +55,13 @@ static int cs_init(const rbd_model *m, const rbd_options *o, void **out)
     if (!o) { rbd_options_default(&def); o = &def; }
     if (!(o->cs_step > 0) || o->cs_step > 1e-3)
         return rbd_fail(RBD_EINVAL, "id-cs: complex step h = %g must be in (0, 1e-3]", o->cs_step);
-    cs_ws *w = calloc(1, sizeof *w);
-    if (!w) return rbd_fail(RBD_ENOMEM, "id-cs: out of memory");
-    size_t nb = (size_t)m->nb, nv = (size_t)m->nv, nq = (size_t)m->nq;
+    rbd_arena a = { 0 };
+    cs_ws sizing, *w;
+    carve(&sizing, &a, m);
+    if (!(w = rbd_arena_reserve(&a, sizeof *w, "the id-cs workspace"))) return RBD_ENOMEM;
+    carve(w, &a, m);                /* zeroed: the direction w->d starts at 0 */
     w->m = m;
     w->h = o->cs_step;
-    w->Xtree = malloc(nb * sizeof *w->Xtree);
-    w->Xup = malloc(nb * sizeof *w->Xup);
-    w->Ib = malloc(nb * sizeof *w->Ib);
-    w->v = malloc(nb * sizeof *w->v);
-    w->a = malloc(nb * sizeof *w->a);
-    w->f = malloc(nb * sizeof *w->f);
-    w->q = malloc(nq * sizeof *w->q);
-    w->qd = malloc(nv * sizeof *w->qd);
-    w->qdd = malloc(nv * sizeof *w->qdd);
-    w->tau = malloc(nv * sizeof *w->tau);
-    w->d = calloc(6, sizeof *w->d);
-    if (!w->Xtree || !w->Xup || !w->Ib || !w->v || !w->a || !w->f || !w->q || !w->qd || !w->qdd || !w->tau ||
-        !w->d) {
-        cs_fini(w);
-        return rbd_fail(RBD_ENOMEM, "id-cs: out of memory for %d bodies", m->nb);
-    }
     for (int i = 0; i < m->nb; i++) {
         spz_xform_promote(&m->Xtree[i], &w->Xtree[i]);
         spz_inertia_promote(&m->inertia[i], &w->Ib[i]);

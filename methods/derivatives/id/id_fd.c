@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/arena.h"
 #include "rbdiff/dynamics.h"
 #include "rbdiff/method.h"
 
@@ -24,13 +25,18 @@ typedef struct {
     double *q, *v, *dv, *tp, *tm;
 } fd_ws;
 
+static void carve(fd_ws *w, rbd_arena *a, const rbd_model *m)
+{
+    RBD_ARENA_TAKE(a, w->q, m->nq); RBD_ARENA_TAKE(a, w->v, m->nv); RBD_ARENA_TAKE(a, w->dv, m->nv);
+    RBD_ARENA_TAKE(a, w->tp, m->nv); RBD_ARENA_TAKE(a, w->tm, m->nv);
+}
+
 static void fd_fini(void *p)
 {
     fd_ws *w = p;
     if (!w) return;
     rbd_data_free(w->d);
-    free(w->q); free(w->v); free(w->dv); free(w->tp); free(w->tm);
-    free(w);
+    free(w);            /* the workspace heads its arena (arena.h) */
 }
 
 extern const rbd_method rbd_method_id_fd;
@@ -41,21 +47,14 @@ static int fd_init(const rbd_model *m, const rbd_options *o, void **out)
     *out = NULL;
     int rc = rbd_method_supports(&rbd_method_id_fd, m);
     if (rc) return rc;
-    fd_ws *w = calloc(1, sizeof *w);
-    if (!w) return rbd_fail(RBD_ENOMEM, "id-fd: out of memory");
+    rbd_arena a = { 0 };
+    fd_ws sizing, *w;
+    carve(&sizing, &a, m);
+    if (!(w = rbd_arena_reserve(&a, sizeof *w, "the id-fd workspace"))) return RBD_ENOMEM;
+    carve(w, &a, m);                /* zeroed: the direction w->dv starts at 0 */
     w->m = m;
     w->forward = o ? o->fd_forward : 0;
-    w->d = rbd_data_new(m);
-    size_t nv = (size_t)m->nv;
-    w->q = malloc(sizeof(double) * (size_t)m->nq);
-    w->v = malloc(sizeof(double) * nv);
-    w->dv = calloc(nv, sizeof(double));
-    w->tp = malloc(sizeof(double) * nv);
-    w->tm = malloc(sizeof(double) * nv);
-    if (!w->d || !w->q || !w->v || !w->dv || !w->tp || !w->tm) {
-        fd_fini(w);
-        return rbd_fail(RBD_ENOMEM, "id-fd: out of memory for %d bodies", m->nb);
-    }
+    if (!(w->d = rbd_data_new(m))) { free(w); return RBD_ENOMEM; }
     *out = w;
     return RBD_OK;
 }

@@ -1,44 +1,30 @@
 /* Alg. 1 lines 1-11 of the IDSVA paper in ground coordinates (see id_ground.h). */
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 #include "derivatives/id/id_ground.h"
 #include "model/joint.h"
 
-void rbd_idg_fini(rbd_idg *w)
+void rbd_idg_carve(rbd_idg *w, rbd_arena *a, const rbd_model *m)
 {
-    if (!w) return;
-    free(w->fast); free(w->X0); free(w->v); free(w->a);
-    free(w->S); free(w->Pd); free(w->Pdd); free(w->SdPd);
-    free(w->IC); free(w->dIC); free(w->hC); free(w->fC);
-    memset(w, 0, sizeof *w);
+    const size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
+    w->nb = m->nb; w->nv = m->nv;
+    w->fast = rbd_arena_take(a, nb);
+    w->X0 = rbd_arena_take(a, nb * sizeof *w->X0);
+    w->v = rbd_arena_take(a, nb * sizeof *w->v);
+    w->a = rbd_arena_take(a, nb * sizeof *w->a);
+    w->S = rbd_arena_take(a, nv * sizeof *w->S);
+    w->Pd = rbd_arena_take(a, nv * sizeof *w->Pd);
+    w->Pdd = rbd_arena_take(a, nv * sizeof *w->Pdd);
+    w->SdPd = rbd_arena_take(a, nv * sizeof *w->SdPd);
+    w->IC = rbd_arena_take(a, nb * sizeof *w->IC);
+    w->dIC = rbd_arena_take(a, nb * sizeof *w->dIC);
+    w->hC = rbd_arena_take(a, nb * sizeof *w->hC);
+    w->fC = rbd_arena_take(a, nb * sizeof *w->fC);
 }
 
-int rbd_idg_init(const rbd_model *m, rbd_idg *w)
+void rbd_idg_setup(rbd_idg *w, const rbd_model *m)
 {
-    memset(w, 0, sizeof *w);
-    size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
-    w->nb = m->nb; w->nv = m->nv;
-    w->fast = malloc(nb);
-    w->X0 = malloc(nb * sizeof *w->X0);
-    w->v = malloc(nb * sizeof *w->v);
-    w->a = malloc(nb * sizeof *w->a);
-    w->S = malloc(nv * sizeof *w->S);
-    w->Pd = malloc(nv * sizeof *w->Pd);
-    w->Pdd = malloc(nv * sizeof *w->Pdd);
-    w->SdPd = malloc(nv * sizeof *w->SdPd);
-    w->IC = malloc(nb * sizeof *w->IC);
-    w->dIC = malloc(nb * sizeof *w->dIC);
-    w->hC = malloc(nb * sizeof *w->hC);
-    w->fC = malloc(nb * sizeof *w->fC);
-    if (!w->fast || !w->X0 || !w->v || !w->a || !w->S || !w->Pd || !w->Pdd || !w->SdPd || !w->IC || !w->dIC ||
-        !w->hC || !w->fC) {
-        rbd_idg_fini(w);
-        return rbd_fail(RBD_ENOMEM, "out of memory for the ground-frame workspace of %d bodies", m->nb);
-    }
     for (int i = 0; i < m->nb; i++)
         w->fast[i] = m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2;
-    return RBD_OK;
 }
 
 /* Line 8, I_0 = X^T I X, using the symmetry of Ib: only the upper triangle

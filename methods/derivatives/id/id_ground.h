@@ -15,6 +15,7 @@
 #ifndef RBD_ID_GROUND_H
 #define RBD_ID_GROUND_H
 
+#include "model/arena.h"
 #include "rbdiff/rbd.h"
 
 typedef struct rbd_idg {
@@ -28,6 +29,11 @@ typedef struct rbd_idg {
     double (*hC)[6], (*fC)[6];      /* [nb] composite momentum and force          */
 } rbd_idg;
 
+/* t1..t4 of one dof, Alg. 1 lines 13-16 (rbd_idg_tvec) */
+typedef struct rbd_idg_tv {
+    double t1[6], t2[6], t3[6], t4[6];
+} rbd_idg_tv;
+
 /* An ID-derivative method on this forward pass (idsva, pin26) also exposes
  * its backward pass alone, so fd_ground.c can run one forward pass for the
  * forward dynamics, M^-1 and the ID derivatives together. */
@@ -35,15 +41,17 @@ typedef struct rbd_idg_backend_s {
     rbd_idg *(*idg)(void *ws);      /* the method's forward-pass workspace             */
     /* tau, dtau/dq, dtau/dqd from the forward pass left in idg(ws) */
     void (*backward)(void *ws, double *restrict tau, double *restrict dq, double *restrict dv);
-    /* or NULL; lines 12-16 and 21-23 alone: tau and each dof's t1, t2, t3, t4
-     * (R[j], 24 numbers), the factors of dtau/dq and dtau/dqd (fd_factored.c) */
-    void (*tvecs)(void *ws, double *restrict tau, double (*restrict R)[24]);
+    /* or NULL; lines 12-16 and 21-23 alone: tau and each dof's t1..t4, the
+     * factors of dtau/dq and dtau/dqd (fd_factored.c) */
+    void (*tvecs)(void *ws, double *restrict tau, rbd_idg_tv *restrict R);
 } rbd_idg_backend;
 
 extern const rbd_idg_backend rbd_idsva_backend, rbd_pin26_backend;
 
-int rbd_idg_init(const rbd_model *m, rbd_idg *w);
-void rbd_idg_fini(rbd_idg *w);
+/* The arrays of w out of the method's workspace arena (arena.h), both runs;
+ * after the second, rbd_idg_setup fills the per-model flags. */
+void rbd_idg_carve(rbd_idg *w, rbd_arena *a, const rbd_model *m);
+void rbd_idg_setup(rbd_idg *w, const rbd_model *m);
 
 /* Alg. 1 lines 1-11: fills X0, v, a, the per-dof vectors and the single-body
  * values of IC, dIC, hC, fC (the backward pass accumulates them). */

@@ -7,13 +7,13 @@
  *   line 19-20  column k, rows d of the subtree:          t4_d^T Psi_dot_k + t1_d^T Psi_ddot_k,
  *                                                         t4_d^T S_k + t1_d^T (S_dot_k + Psi_dot_k)
  * The backward sweep over bodies does lines 13-16 and 21-23.  Two plans,
- * chosen at init:
- *  - pairs (every tree but a long chain): at body i, once the records of
+ * each its own backward function, chosen once at init:
+ *  - backward_pairs (every tree but a long chain): at body i, once the records of
  *    its subtree are written, row k and column k of each of its dofs k, one
  *    (k, d) pair per 4-vector (idsva_pairs.h).  The structural zeros of a
  *    branched tree are cleared at once beforehand (one memset beats many
  *    short runs), or not at all with rbd_options.zeros_preset;
- *  - chain (every body the next one's parent, IDSVA_CHAIN_MIN dofs or
+ *  - backward_chain (every body the next one's parent, IDSVA_CHAIN_MIN dofs or
  *    more): every entry is related, and after the sweep the products run as
  *    blocks of 4 rows against all columns (idsva_chain.c), with t1, t4 and S
  *    kept as rows of length nv.
@@ -21,33 +21,111 @@
  * Multi-dof joints: the diagonal block dtau_i/dq_i comes from line 19 (the
  * j <= i case of eq. 30, no f^C term); line 15's f^C xbar* S_i term enters the
  * rows of the ancestors through line 17.
+ *
+ * idsva_ref.c is the same algorithm line by line, with dense 6x6 matrices;
+ * the tests hold this file to it (tests/test_idsva_oracle.c).
  */
 #include <stdlib.h>
 #include <string.h>
+#include "model/arena.h"
 #include "derivatives/id/id_ground.h"
 #include "derivatives/id/idsva_chain.h"
 #include "derivatives/id/idsva_pairs.h"
 #include "rbdiff/method.h"
 
-typedef struct {
+typedef struct idsva_ws idsva_ws;
+struct idsva_ws {
     const rbd_model *m;
     rbd_idg g;
+    /* lines 12-23 in the plan chosen at init: backward_pairs or backward_chain */
+    void (*backward)(idsva_ws *w, double *restrict tau, double *restrict dq, double *restrict dv);
     int zeros_preset;   /* rbd_options.zeros_preset: the structural zeros are left as they are */
     int *end_v;         /* [nb] first dof after the body's subtree */
-    double *P;          /* pairs plan: [nv][IDSVA_PAIR_REC] pair record of each dof */
-    /* chain plan (P == NULL): */
-    double (*R)[24];    /* [nv] t1, t2, t3, t4 of each dof (lines 13-16) */
-    double *T;          /* 18 rows of length nv: t1 (0-5), t4 (6-11), S (12-17) */
+    idsva_pair_rec *P;  /* pairs plan: [nv] each dof's pair record */
+    /* chain plan: */
+    rbd_idg_tv *R;      /* [nv] t1..t4 of each dof (lines 13-16) */
+    double *t1_rows, *t4_rows, *S_rows;     /* 6 rows of length nv each (idsva_chain.h) */
     int *col_start;     /* [nv] first dof of the column's body */
-} idsva_ws;
+};
+
+/* The workspace's pieces of its arena (arena.h): the chosen plan's only. */
+static void carve(idsva_ws *w, rbd_arena *a, const rbd_model *m, int chain)
+{
+    const size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
+    rbd_idg_carve(&w->g, a, m);
+    w->end_v = rbd_arena_take(a, sizeof(int) * nb);
+    if (chain) {
+        w->R = rbd_arena_take(a, sizeof *w->R * nv);
+        w->t1_rows = rbd_arena_take(a, sizeof(double) * 6 * nv);
+        w->t4_rows = rbd_arena_take(a, sizeof(double) * 6 * nv);
+        w->S_rows = rbd_arena_take(a, sizeof(double) * 6 * nv);
+        w->col_start = rbd_arena_take(a, sizeof(int) * nv);
+    } else {
+        w->P = rbd_arena_take(a, sizeof *w->P * nv);
+    }
+}
 
 static void idsva_fini(void *p)
 {
-    idsva_ws *w = p;
-    if (!w) return;
-    rbd_idg_fini(&w->g);
-    free(w->end_v); free(w->P); free(w->R); free(w->T); free(w->col_start);
-    free(w);
+    free(p);            /* the workspace heads its arena */
+}
+
+static inline double dot6(const double *restrict a, const double *restrict b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+
+/* Alg. 1 lines 12-23 after rbd_idg_forward filled w->g, lines 17-20 at each
+ * body as pair products (idsva_pairs.h). */
+static void backward_pairs(idsva_ws *w, double *restrict tau, double *restrict dq, double *restrict dv)
+{
+    const rbd_model *m = w->m;
+    rbd_idg *g = &w->g;
+    const size_t n = (size_t)m->nv;
+    if (!w->zeros_preset) {
+        memset(dq, 0, sizeof(double) * n * n);
+        memset(dv, 0, sizeof(double) * n * n);
+    }
+    for (int i = m->nb - 1; i >= 0; i--) {
+        const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i];
+        for (int j = j0; j < j1; j++) {
+            rbd_idg_tv t;
+            rbd_idg_tvec(g, i, j, t.t1, t.t2, t.t3, t.t4);                     /* lines 13-16 */
+            idsva_pairs_record(&w->P[j], &t);
+            tau[j] = dot6(g->S[j], g->fC[i]);
+        }
+        idsva_pairs_body(w->P, j0, j1, w->end_v[i], (const double (*)[6])g->S, (const double (*)[6])g->Pd,
+                         (const double (*)[6])g->Pdd, (const double (*)[6])g->SdPd, n, dq, dv);  /* lines 17-20 */
+        if (m->parent[i] >= 0) rbd_idg_accumulate(g, i, m->parent[i]);         /* lines 21-23 */
+    }
+}
+
+/* The same on a chain: lines 13-16 and 21-23 in the sweep, lines 17-20
+ * after it as blocked products over every entry (idsva_chain.c). */
+static void backward_chain(idsva_ws *w, double *restrict tau, double *restrict dq, double *restrict dv)
+{
+    const rbd_model *m = w->m;
+    rbd_idg *g = &w->g;
+    const size_t n = (size_t)m->nv;
+    rbd_idg_tv *restrict R = w->R;
+    double *restrict T1 = w->t1_rows, *restrict T4 = w->t4_rows, *restrict Sr = w->S_rows;
+    for (int i = m->nb - 1; i >= 0; i--) {
+        const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i];
+        for (int j = j0; j < j1; j++) {
+            rbd_idg_tv *t = &R[j];
+            rbd_idg_tvec(g, i, j, t->t1, t->t2, t->t3, t->t4);                 /* lines 13-16 */
+            tau[j] = dot6(g->S[j], g->fC[i]);
+            for (int r = 0; r < 6; r++) {
+                T1[n * r + j] = t->t1[r];
+                T4[n * r + j] = t->t4[r];
+                Sr[n * r + j] = g->S[j][r];
+            }
+        }
+        if (m->parent[i] >= 0) rbd_idg_accumulate(g, i, m->parent[i]);         /* lines 21-23 */
+    }
+    const idsva_chain_in in = { m->nv, w->col_start, T1, T4, Sr, (const double (*)[6])g->S, (const double (*)[6])g->Pd,
+                                (const double (*)[6])g->Pdd, (const double (*)[6])g->SdPd, R };
+    idsva_chain_products(&in, dq, dv);                                          /* lines 17-20 */
 }
 
 extern const rbd_method rbd_method_idsva;
@@ -58,31 +136,20 @@ static int idsva_init(const rbd_model *m, const rbd_options *o, void **out)
     *out = NULL;
     int rc = rbd_method_supports(&rbd_method_idsva, m);
     if (rc) return rc;
-    idsva_ws *w = calloc(1, sizeof *w);
-    if (!w) return rbd_fail(RBD_ENOMEM, "idsva: out of memory");
-    w->m = m;
-    w->zeros_preset = o && o->zeros_preset;
-    if ((rc = rbd_idg_init(m, &w->g))) { free(w); return rc; }
     /* the chain plan's blocked products beat the pairs from about 32-40
-     * dofs (pin26/idsva on bf = 1, AMD EPYC Zen 4, gcc 12 -march=native:
-     * N = 20 1.15 / 1.13, N = 30 1.12 / 1.15, N = 40 1.25 / 1.19,
-     * N = 100 1.46 / 1.30, blocked / pairs) */
+     * dofs (methods/README.md) */
     enum { IDSVA_CHAIN_MIN = 32 };
     int chain = m->nv >= IDSVA_CHAIN_MIN;
     for (int b = 1; b < m->nb && chain; b++) chain = m->parent[b] == b - 1;
-    const size_t nv = (size_t)m->nv;
-    w->end_v = malloc(sizeof(int) * (size_t)m->nb);
-    int ok = w->end_v != NULL;
-    if (chain) {
-        w->R = malloc(sizeof *w->R * nv);
-        w->T = malloc(sizeof(double) * 18 * nv);
-        w->col_start = malloc(sizeof(int) * nv);
-        ok = ok && w->R && w->T && w->col_start;
-    } else {
-        w->P = malloc(sizeof(double) * IDSVA_PAIR_REC * nv);
-        ok = ok && w->P;
-    }
-    if (!ok) { idsva_fini(w); return rbd_fail(RBD_ENOMEM, "idsva: out of memory"); }
+    rbd_arena a = { 0 };
+    idsva_ws sizing, *w;
+    carve(&sizing, &a, m, chain);
+    if (!(w = rbd_arena_reserve(&a, sizeof *w, "the idsva workspace"))) return RBD_ENOMEM;
+    carve(w, &a, m, chain);
+    rbd_idg_setup(&w->g, m);
+    w->m = m;
+    w->zeros_preset = o && o->zeros_preset;
+    w->backward = chain ? backward_chain : backward_pairs;
     for (int b = 0; b < m->nb; b++) w->end_v[b] = m->subtree_end[b] < m->nb ? m->idx_v[m->subtree_end[b]] : m->nv;
     if (chain)
         for (int j = 0; j < m->nv; j++) w->col_start[j] = m->idx_v[m->dof_body[j]];
@@ -90,67 +157,21 @@ static int idsva_init(const rbd_model *m, const rbd_options *o, void **out)
     return RBD_OK;
 }
 
-static inline double dot6(const double *restrict a, const double *restrict b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
-}
-
-/* Alg. 1 lines 12-23 after rbd_idg_forward filled w->g. */
 static void idsva_backward(void *p, double *restrict tau, double *restrict dq, double *restrict dv)
 {
     idsva_ws *w = p;
-    const rbd_model *m = w->m;
-    rbd_idg *g = &w->g;
-    const size_t n = (size_t)m->nv;
-    if (w->P) {
-        if (!w->zeros_preset) {
-            memset(dq, 0, sizeof(double) * n * n);
-            memset(dv, 0, sizeof(double) * n * n);
-        }
-        for (int i = m->nb - 1; i >= 0; i--) {
-            const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i];
-            for (int j = j0; j < j1; j++) {
-                double t[4][6];
-                rbd_idg_tvec(g, i, j, t[0], t[1], t[2], t[3]);                       /* lines 13-16 */
-                idsva_pairs_record(w->P + IDSVA_PAIR_REC * (size_t)j, t[0], t[1], t[2], t[3]);
-                tau[j] = dot6(g->S[j], g->fC[i]);
-            }
-            idsva_pairs_body(w->P, j0, j1, w->end_v[i], (const double (*)[6])g->S, (const double (*)[6])g->Pd,
-                             (const double (*)[6])g->Pdd, (const double (*)[6])g->SdPd, n, dq, dv);  /* 17-20 */
-            if (m->parent[i] >= 0) rbd_idg_accumulate(g, i, m->parent[i]);     /* lines 21-23 */
-        }
-        return;
-    }
-    double (*restrict R)[24] = w->R;
-    double *restrict T = w->T;
-    for (int i = m->nb - 1; i >= 0; i--) {
-        const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i];
-        for (int j = j0; j < j1; j++) {
-            double *t = R[j];
-            rbd_idg_tvec(g, i, j, t, t + 6, t + 12, t + 18);                       /* lines 13-16 */
-            tau[j] = dot6(g->S[j], g->fC[i]);
-            for (int r = 0; r < 6; r++) {
-                T[n * r + j] = t[r];
-                T[n * (6 + r) + j] = t[18 + r];
-                T[n * (12 + r) + j] = g->S[j][r];
-            }
-        }
-        if (m->parent[i] >= 0) rbd_idg_accumulate(g, i, m->parent[i]);         /* lines 21-23 */
-    }
-    const idsva_chain_in in = { m->nv, w->col_start, T, (const double (*)[6])g->S, (const double (*)[6])g->Pd,
-                                (const double (*)[6])g->Pdd, (const double (*)[6])g->SdPd,
-                                (const double (*)[24])R };
-    idsva_chain_products(&in, dq, dv);                                          /* lines 17-20 */
+    w->backward(w, tau, dq, dv);
 }
+
 /* Lines 12-16 and 21-23 alone: tau and the t1..t4 of every dof. */
-static void idsva_tvecs(void *p, double *restrict tau, double (*restrict R)[24])
+static void idsva_tvecs(void *p, double *restrict tau, rbd_idg_tv *restrict R)
 {
     idsva_ws *w = p;
     const rbd_model *m = w->m;
     rbd_idg *g = &w->g;
     for (int i = m->nb - 1; i >= 0; i--) {
         for (int j = m->idx_v[i]; j < m->idx_v[i] + m->nv_of[i]; j++) {
-            rbd_idg_tvec(g, i, j, R[j], R[j] + 6, R[j] + 12, R[j] + 18);
+            rbd_idg_tvec(g, i, j, R[j].t1, R[j].t2, R[j].t3, R[j].t4);
             tau[j] = dot6(g->S[j], g->fC[i]);
         }
         if (m->parent[i] >= 0) rbd_idg_accumulate(g, i, m->parent[i]);
@@ -170,7 +191,7 @@ static int idsva_eval(void *p, const rbd_state *x, rbd_derivs *out)
     if (!w || !x || !x->q || !x->v || !x->a || !out || !out->tau || !out->dtau_dq || !out->dtau_dv)
         return rbd_fail(RBD_EINVAL, "idsva: null workspace, state vector or output buffer");
     rbd_idg_forward(w->m, &w->g, x->q, x->v, x->a);
-    idsva_backward(w, out->tau, out->dtau_dq, out->dtau_dv);
+    w->backward(w, out->tau, out->dtau_dq, out->dtau_dv);
     return RBD_OK;
 }
 

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/arena.h"
 #include "derivatives/id/id_ground.h"
 #include "model/joint.h"
 #include "rbdiff/method.h"
@@ -26,13 +27,26 @@ typedef struct {
     double (*t)[4][6];              /* [nv] t1..t4, in the frame of the body being processed */
 } idb_ws;
 
+static void carve(idb_ws *w, rbd_arena *a, const rbd_model *m)
+{
+    const size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
+    RBD_ARENA_TAKE(a, w->fast, nb);
+    RBD_ARENA_TAKE(a, w->Xup, nb);
+    RBD_ARENA_TAKE(a, w->v, nb);
+    RBD_ARENA_TAKE(a, w->a, nb);
+    RBD_ARENA_TAKE(a, w->Pd, nv);
+    RBD_ARENA_TAKE(a, w->Pdd, nv);
+    RBD_ARENA_TAKE(a, w->SdPd, nv);
+    RBD_ARENA_TAKE(a, w->IC, nb);
+    RBD_ARENA_TAKE(a, w->dIC, nb);
+    RBD_ARENA_TAKE(a, w->hC, nb);
+    RBD_ARENA_TAKE(a, w->fC, nb);
+    RBD_ARENA_TAKE(a, w->t, nv);
+}
+
 static void idb_fini(void *p)
 {
-    idb_ws *w = p;
-    if (!w) return;
-    free(w->fast); free(w->Xup); free(w->v); free(w->a); free(w->Pd); free(w->Pdd); free(w->SdPd);
-    free(w->IC); free(w->dIC); free(w->hC); free(w->fC); free(w->t);
-    free(w);
+    free(p);            /* the workspace heads its arena (arena.h) */
 }
 
 extern const rbd_method rbd_method_idsva_body;
@@ -44,27 +58,12 @@ static int idb_init(const rbd_model *m, const rbd_options *o, void **out)
     *out = NULL;
     int rc = rbd_method_supports(&rbd_method_idsva_body, m);
     if (rc) return rc;
-    idb_ws *w = calloc(1, sizeof *w);
-    if (!w) return rbd_fail(RBD_ENOMEM, "idsva-body: out of memory");
-    size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
+    rbd_arena a = { 0 };
+    idb_ws sizing, *w;
+    carve(&sizing, &a, m);
+    if (!(w = rbd_arena_reserve(&a, sizeof *w, "the idsva-body workspace"))) return RBD_ENOMEM;
+    carve(w, &a, m);
     w->m = m;
-    w->fast = malloc(nb);
-    w->Xup = malloc(nb * sizeof *w->Xup);
-    w->v = malloc(nb * sizeof *w->v);
-    w->a = malloc(nb * sizeof *w->a);
-    w->Pd = malloc(nv * sizeof *w->Pd);
-    w->Pdd = malloc(nv * sizeof *w->Pdd);
-    w->SdPd = malloc(nv * sizeof *w->SdPd);
-    w->IC = malloc(nb * sizeof *w->IC);
-    w->dIC = malloc(nb * sizeof *w->dIC);
-    w->hC = malloc(nb * sizeof *w->hC);
-    w->fC = malloc(nb * sizeof *w->fC);
-    w->t = malloc(nv * sizeof *w->t);
-    if (!w->fast || !w->Xup || !w->v || !w->a || !w->Pd || !w->Pdd || !w->SdPd || !w->IC || !w->dIC || !w->hC ||
-        !w->fC || !w->t) {
-        idb_fini(w);
-        return rbd_fail(RBD_ENOMEM, "idsva-body: out of memory for %d bodies", m->nb);
-    }
     for (int i = 0; i < m->nb; i++)
         w->fast[i] = m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2;
     *out = w;

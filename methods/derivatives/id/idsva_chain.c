@@ -48,7 +48,7 @@ static inline void block_ancestor(const rbd_v4 s[6], const double *t3, const dou
 static inline void entry(const idsva_chain_in *in, int r, int k, double *dq, double *dv)
 {
     const size_t n = (size_t)in->n, at = (size_t)r + n * (size_t)k;
-    const double *T1 = in->T, *T4 = in->T + 6 * n, *Sr = in->T + 12 * n;
+    const double *T1 = in->t1_rows, *T4 = in->t4_rows, *Sr = in->S_rows;
     double q = 0, v = 0;
     if (r >= in->col_start[k]) {
         for (int c = 0; c < 6; c++) {
@@ -57,8 +57,8 @@ static inline void entry(const idsva_chain_in *in, int r, int k, double *dq, dou
         }
     } else {
         for (int c = 0; c < 6; c++) {
-            q += Sr[n * c + r] * in->R[k][12 + c];
-            v += Sr[n * c + r] * in->R[k][6 + c];
+            q += Sr[n * c + r] * in->t[k].t3[c];
+            v += Sr[n * c + r] * in->t[k].t2[c];
         }
     }
     dq[at] = q;
@@ -69,7 +69,7 @@ void idsva_chain_products(const idsva_chain_in *in, double *restrict dq, double 
 {
     const int n = in->n, nfull = n - n % RB;
     const size_t ns = (size_t)n;
-    const double *T1 = in->T, *T4 = in->T + 6 * ns, *Sr = in->T + 12 * ns;
+    const double *T1 = in->t1_rows, *T4 = in->t4_rows, *Sr = in->S_rows;
     for (int r0 = 0; r0 < nfull; r0 += RB) {
         rbd_v4 t1[6], t4[6], s[6];
         for (int c = 0; c < 6; c++) {
@@ -86,7 +86,7 @@ void idsva_chain_products(const idsva_chain_in *in, double *restrict dq, double 
         for (; k < n && in->col_start[k] < r0 + RB; k++)
             for (int l = 0; l < RB; l++) entry(in, r0 + l, k, dq, dv);
         for (; k < n; k++)
-            block_ancestor(s, in->R[k] + 12, in->R[k] + 6, dq + ns * (size_t)k + (size_t)r0,
+            block_ancestor(s, in->t[k].t3, in->t[k].t2, dq + ns * (size_t)k + (size_t)r0,
                            dv + ns * (size_t)k + (size_t)r0);
     }
     for (int r = nfull; r < n; r++)

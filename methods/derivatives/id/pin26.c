@@ -19,6 +19,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "model/arena.h"
 #include "derivatives/id/id_ground.h"
 #include "rbdiff/method.h"
 #include "derivatives/vec.h"
@@ -31,14 +32,16 @@ typedef struct {
     int zeros_preset;   /* rbd_options.zeros_preset: no clearing of the outputs */
 } pin_ws;
 
+static void carve(pin_ws *w, rbd_arena *a, const rbd_model *m)
+{
+    rbd_idg_carve(&w->g, a, m);
+    w->T = rbd_arena_take(a, sizeof(double) * 12 * (size_t)m->nv);
+    w->A = rbd_arena_take(a, sizeof(double) * 24 * (size_t)m->nv);
+}
+
 static void pin_fini(void *p)
 {
-    pin_ws *w = p;
-    if (!w) return;
-    rbd_idg_fini(&w->g);
-    free(w->T);
-    free(w->A);
-    free(w);
+    free(p);            /* the workspace heads its arena (arena.h) */
 }
 
 extern const rbd_method rbd_method_pin26;
@@ -49,14 +52,14 @@ static int pin_init(const rbd_model *m, const rbd_options *o, void **out)
     *out = NULL;
     int rc = rbd_method_supports(&rbd_method_pin26, m);
     if (rc) return rc;
-    pin_ws *w = calloc(1, sizeof *w);
-    if (!w) return rbd_fail(RBD_ENOMEM, "pin26: out of memory");
+    rbd_arena a = { 0 };
+    pin_ws sizing, *w;
+    carve(&sizing, &a, m);
+    if (!(w = rbd_arena_reserve(&a, sizeof *w, "the pin26 workspace"))) return RBD_ENOMEM;
+    carve(w, &a, m);
+    rbd_idg_setup(&w->g, m);
     w->m = m;
     w->zeros_preset = o && o->zeros_preset;
-    if ((rc = rbd_idg_init(m, &w->g))) { free(w); return rc; }
-    w->T = malloc(sizeof(double) * 12 * (size_t)m->nv);
-    w->A = malloc(sizeof(double) * 24 * (size_t)m->nv);
-    if (!w->T || !w->A) { pin_fini(w); return rbd_fail(RBD_ENOMEM, "pin26: out of memory"); }
     *out = w;
     return RBD_OK;
 }

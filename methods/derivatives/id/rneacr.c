@@ -21,6 +21,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "model/arena.h"
 #include "model/joint.h"
 #include "rbdiff/method.h"
 
@@ -38,15 +39,25 @@ typedef struct {
     vec6 *SFq, *SFv;            /* [sum subtree] subtree columns of d f        */
 } cr_ws;
 
+/* nL = sum over bodies of their ancestor dofs (own included) = sum over
+ * bodies j of nv_j times the bodies of j's subtree; nS = the proper-subtree
+ * dofs summed over bodies (at least 1) */
+static void carve(cr_ws *w, rbd_arena *a, const rbd_model *m, size_t nL, size_t nS)
+{
+    const size_t nb = (size_t)m->nb;
+    RBD_ARENA_TAKE(a, w->fast, nb);
+    RBD_ARENA_TAKE(a, w->L, nb); RBD_ARENA_TAKE(a, w->off, nb); RBD_ARENA_TAKE(a, w->soff, nb);
+    RBD_ARENA_TAKE(a, w->anc, nL);
+    RBD_ARENA_TAKE(a, w->Xup, nb);
+    RBD_ARENA_TAKE(a, w->v, nb); RBD_ARENA_TAKE(a, w->a, nb); RBD_ARENA_TAKE(a, w->f, nb); RBD_ARENA_TAKE(a, w->h, nb);
+    RBD_ARENA_TAKE(a, w->DVq, nL); RBD_ARENA_TAKE(a, w->DAq, nL); RBD_ARENA_TAKE(a, w->DFq, nL);
+    RBD_ARENA_TAKE(a, w->DVv, nL); RBD_ARENA_TAKE(a, w->DAv, nL); RBD_ARENA_TAKE(a, w->DFv, nL);
+    RBD_ARENA_TAKE(a, w->SFq, nS); RBD_ARENA_TAKE(a, w->SFv, nS);
+}
+
 static void cr_fini(void *p)
 {
-    cr_ws *w = p;
-    if (!w) return;
-    free(w->fast); free(w->L); free(w->off); free(w->anc); free(w->soff); free(w->Xup);
-    free(w->v); free(w->a); free(w->f); free(w->h);
-    free(w->DVq); free(w->DAq); free(w->DFq); free(w->DVv); free(w->DAv); free(w->DFv);
-    free(w->SFq); free(w->SFv);
-    free(w);
+    free(p);            /* the workspace heads its arena (arena.h) */
 }
 
 extern const rbd_method rbd_method_rneacr;
@@ -58,15 +69,20 @@ static int cr_init(const rbd_model *m, const rbd_options *o, void **out)
     *out = NULL;
     int rc = rbd_method_supports(&rbd_method_rneacr, m);
     if (rc) return rc;
-    cr_ws *w = calloc(1, sizeof *w);
-    if (!w) return rbd_fail(RBD_ENOMEM, "rneacr: out of memory");
-    size_t nb = (size_t)m->nb, nL = 0, nS = 0;
+    size_t nL = 0, nS = 0;
+    for (int i = 0; i < m->nb; i++) {
+        int e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : m->nv;
+        nL += (size_t)m->nv_of[i] * (size_t)(m->subtree_end[i] - i);
+        nS += (size_t)(e - m->idx_v[i] - m->nv_of[i]);
+    }
+    if (nS == 0) nS = 1;
+    rbd_arena a = { 0 };
+    cr_ws sizing, *w;
+    carve(&sizing, &a, m, nL, nS);
+    if (!(w = rbd_arena_reserve(&a, sizeof *w, "the rneacr derivative vectors"))) return RBD_ENOMEM;
+    carve(w, &a, m, nL, nS);
     w->m = m;
-    w->fast = malloc(nb);
-    w->L = malloc(nb * sizeof(int));
-    w->off = malloc(nb * sizeof(int));
-    w->soff = malloc(nb * sizeof(int));
-    if (!w->fast || !w->L || !w->off || !w->soff) goto nomem;
+    nL = nS = 0;
     for (int i = 0; i < m->nb; i++) {
         int p = m->parent[i], e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : m->nv;
         w->fast[i] = m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2;
@@ -76,17 +92,6 @@ static int cr_init(const rbd_model *m, const rbd_options *o, void **out)
         nL += (size_t)w->L[i];
         nS += (size_t)(e - m->idx_v[i] - m->nv_of[i]);
     }
-    if (nS == 0) nS = 1;
-    w->anc = malloc(nL * sizeof(int));
-    w->Xup = malloc(nb * sizeof *w->Xup);
-    w->v = malloc(nb * sizeof(vec6)); w->a = malloc(nb * sizeof(vec6));
-    w->f = malloc(nb * sizeof(vec6)); w->h = malloc(nb * sizeof(vec6));
-    w->DVq = malloc(nL * sizeof(vec6)); w->DAq = malloc(nL * sizeof(vec6)); w->DFq = malloc(nL * sizeof(vec6));
-    w->DVv = malloc(nL * sizeof(vec6)); w->DAv = malloc(nL * sizeof(vec6)); w->DFv = malloc(nL * sizeof(vec6));
-    w->SFq = malloc(nS * sizeof(vec6)); w->SFv = malloc(nS * sizeof(vec6));
-    if (!w->anc || !w->Xup || !w->v || !w->a || !w->f || !w->h || !w->DVq || !w->DAq || !w->DFq || !w->DVv ||
-        !w->DAv || !w->DFv || !w->SFq || !w->SFv)
-        goto nomem;
     for (int i = 0; i < m->nb; i++) {
         int p = m->parent[i], Lp = p >= 0 ? w->L[p] : 0;
         for (int k = 0; k < Lp; k++) w->anc[w->off[i] + k] = w->anc[w->off[p] + k];
@@ -94,9 +99,6 @@ static int cr_init(const rbd_model *m, const rbd_options *o, void **out)
     }
     *out = w;
     return RBD_OK;
-nomem:
-    cr_fini(w);
-    return rbd_fail(RBD_ENOMEM, "rneacr: out of memory for the derivative vectors of %d bodies", m->nb);
 }
 
 /* x x e_z and e_z x* f: the fast path of S = e_z */

@@ -46,6 +46,16 @@ struct rbd_data {
  * s the matching scale (diagonal of IA for ABA, of M for LTDL / Cholesky). */
 #define RBD_PIVOT_RTOL 1e-12
 
+/* Body i's slot (rbd_data.aslot, fd_factored.c): its parent's, plus one
+ * unless i is its parent's last child (whose subtree ends where the
+ * parent's does), 0 at a root; a walk to the root, for init only. */
+static inline int rbd_branch_slot(const rbd_model *m, int i)
+{
+    int s = 0;
+    for (int p; (p = m->parent[i]) >= 0; i = p) s += m->subtree_end[i] != m->subtree_end[p];
+    return s;
+}
+
 rbd_data *rbd_data_new(const rbd_model *m);
 void rbd_data_free(rbd_data *d);
 
