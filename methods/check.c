@@ -26,16 +26,21 @@ int rbd_check_state(const rbd_model *m, const rbd_state *x, const char *who)
     if (!rc && x->a) rc = check_vec(m, who, "a", x->a, m->nv, m->user_v);
     if (!rc && x->tau) rc = check_vec(m, who, "tau", x->tau, m->nv, m->user_v);
     if (rc) return rc;
-    /* q / sqrt(q.q) of a zero quaternion is 0/0 (joint_tpl.h) */
+    /* q / sqrt(q.q) of a zero quaternion or a zero (cos, sin) pair is 0/0 (joint_tpl.h) */
     for (int i = 0; i < m->nb; i++) {
         rbd_joint_type t = m->joint[i].type;
-        if (t != RBD_JOINT_SPHERICAL && t != RBD_JOINT_FREEFLYER) continue;
-        const double *qu = x->q + m->idx_q[i] + (t == RBD_JOINT_FREEFLYER ? 3 : 0);
-        double n2 = qu[0] * qu[0] + qu[1] * qu[1] + qu[2] * qu[2] + qu[3] * qu[3];
+        int o, n;
+        const char *what;
+        if (t == RBD_JOINT_SPHERICAL) { o = 0; n = 4; what = "the quaternion"; }
+        else if (t == RBD_JOINT_FREEFLYER) { o = 3; n = 4; what = "the quaternion"; }
+        else if (t == RBD_JOINT_CONTINUOUS) { o = 0; n = 2; what = "(cos, sin)"; }
+        else continue;
+        const double *qu = x->q + m->idx_q[i] + o;
+        double n2 = 0;
+        for (int k = 0; k < n; k++) n2 += qu[k] * qu[k];
         if (!(n2 > 1e-20))
-            return rbd_fail(RBD_EINVAL, "%s: joint '%s': the quaternion q[%d..%d] is zero (not a rotation)", who,
-                            m->joint_name[i], m->user_q[m->idx_q[i]] + (t == RBD_JOINT_FREEFLYER ? 3 : 0),
-                            m->user_q[m->idx_q[i]] + (t == RBD_JOINT_FREEFLYER ? 6 : 3));
+            return rbd_fail(RBD_EINVAL, "%s: joint '%s': %s q[%d..%d] is zero (not a rotation)", who,
+                            m->joint_name[i], what, m->user_q[m->idx_q[i]] + o, m->user_q[m->idx_q[i]] + o + n - 1);
     }
     return RBD_OK;
 }

@@ -99,7 +99,10 @@ int rbd_urdf_write(const rbd_model *m, FILE *f)
         int k = internal[u], p = m->parent[k];
         const rbd_joint *j = &m->joint[k];
         put_link(f, m->body_name[k], &m->inertial[k]);
+        /* continuous: Pinocchio (and rbdiff) read nq = 2; revolute with
+         * unbounded limits: nq = 1 in both */
         const char *type = j->type == RBD_JOINT_REVOLUTE ? "revolute"
+                         : j->type == RBD_JOINT_CONTINUOUS ? "continuous"
                          : j->type == RBD_JOINT_PRISMATIC ? "prismatic" : "floating";
         fputs("  <joint name=\"", f); put_escaped(f, m->joint_name[k]);
         fprintf(f, "\" type=\"%s\">\n    <origin", type);

@@ -101,12 +101,15 @@ static void test_bad_inertia(void **s)
     in = good_body();
     in.Ic[1] = 0.02;                               /* Ic[3] stays 0 */
     expect(build2(&RZ, &X, &in, 0, 0, NULL), RBD_EINVAL, "link2", "not symmetric");
+    /* by default the message names the body and the eigenvalue (README.md, "Inertia rule") */
     in = good_body();
     in.Ic[0] = -0.01;
-    expect(build2(&RZ, &X, &in, 0, 0, NULL), RBD_EINVAL, "link2", "positive semi-definite");
+    expect(build2(&RZ, &X, &in, 0, 0, NULL), RBD_EINVAL, "link2", "eigenvalue -0.01, below");
+    expect(build2(&RZ, &X, &in, 0, 1, NULL), RBD_EINVAL, "link2", "not positive semi-definite (strict mode)");
     in = good_body();
     in.Ic[1] = in.Ic[3] = 0.2;                     /* diagonal >= 0, but det of the xy minor < 0 */
-    expect(build2(&RZ, &X, &in, 0, 0, NULL), RBD_EINVAL, "link2", "positive semi-definite");
+    expect(build2(&RZ, &X, &in, 0, 0, NULL), RBD_EINVAL, "link2", "not a physical body");
+    expect(build2(&RZ, &X, &in, 0, 1, NULL), RBD_EINVAL, "link2", "positive semi-definite");
     /* point masses and massless links with mass below them are legal */
     in = good_body();
     memset(in.Ic, 0, sizeof in.Ic);
