@@ -20,7 +20,8 @@ static const char help[] =
     "describe  bodies, nq, nv, depth, every joint in the user's order with its\n"
     "          type, parent and q/v offsets, total mass and validation warnings\n\n"
     "SPEC: autotree:N=100,bf=2,skew=0,taper=1 (defaults bf=1, skew=0, taper=1)\n"
-    "      urdf:PATH[,freeflyer]\n";
+    "      urdf:PATH[,freeflyer][,continuous=revolute][,strict][,nonphysical]\n"
+    "      (model options: README.md, \"Model options\")\n";
 
 static int models_list(int argc, char **argv)
 {

@@ -254,9 +254,9 @@ static int check_mass_pd(const rbd_model *m)
         if ((rc = rbd_mass_rcond(m, q, &rcond))) break;
         if (rcond == 0)
             rc = rbd_fail(RBD_ESINGULAR, "%d bod%s not physical (model option 'nonphysical') and M(q) is not "
-                          "positive definite at the %s configuration%s: refused", m->nonphysical,
+                          "positive definite at the %s configuration%s: refused (%s)", m->nonphysical,
                           m->nonphysical > 1 ? "ies are" : "y is", k ? "random" : "neutral",
-                          k ? " (seed 21)" : "");
+                          k ? " (seed 21)" : "", m->notice[m->nnotice - 1]);
     }
     free(q);
     return rc;
