@@ -86,21 +86,11 @@ int peer_func_find(const rbd_peer *p, const char *fn)
 
 /* ---------------------------------------------------------------- the model */
 
-int peer_model_load(const rbd_peer *p, const rbd_model *m, peer_model *out)
+int peer_model_load_file(const rbd_peer *p, const rbd_model *m, const char *urdf, peer_model *out)
 {
     memset(out, 0, sizeof *out);
-    const char *tmp = getenv("TMPDIR");
-    char path[1100];
-    snprintf(path, sizeof path, "%s/rbdiff-peer-XXXXXX.urdf", tmp && *tmp ? tmp : "/tmp");
-    int fd = mkstemps(path, 5);
-    if (fd < 0) return rbd_fail(RBD_EIO, "peer %s: cannot create a temporary URDF file %s", p->name, path);
-    FILE *f = fdopen(fd, "w");
-    if (!f) { close(fd); unlink(path); return rbd_fail(RBD_EIO, "peer %s: cannot write %s", p->name, path); }
-    int rc = rbd_urdf_write(m, f);
-    if (fclose(f) && !rc) rc = rbd_fail(RBD_EIO, "peer %s: write error on %s", p->name, path);
-    rbd_peer_joint *j = rc ? NULL : calloc((size_t)m->nb, sizeof *j);
-    if (!rc && !j) rc = rbd_fail(RBD_ENOMEM, "out of memory");
-    if (rc) { free(j); unlink(path); return rc; }
+    rbd_peer_joint *j = calloc((size_t)m->nb, sizeof *j);
+    if (!j) return rbd_fail(RBD_ENOMEM, "out of memory");
     /* our joints in the user order, with their user offsets */
     for (int k = 0; k < m->nb; k++) {
         rbd_peer_joint *u = &j[m->user_body[k]];
@@ -115,13 +105,29 @@ int peer_model_load(const rbd_peer *p, const rbd_model *m, peer_model *out)
         memcpy(u->Ic, m->inertial[k].Ic, sizeof u->Ic);
     }
     char err[1024] = "";
-    out->pm = p->api->load(path, m->nb, j, m->nq, m->nv, err, sizeof err);
+    out->pm = p->api->load(urdf, m->nb, j, m->nq, m->nv, err, sizeof err);
     free(j);
-    unlink(path);
     if (!out->pm) return rbd_fail(RBD_EINVAL, "peer %s cannot take %s: %s", p->name, m->spec ? m->spec : "the model", err);
     out->peer = p;
     out->m = m;
     return RBD_OK;
+}
+
+int peer_model_load(const rbd_peer *p, const rbd_model *m, peer_model *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *tmp = getenv("TMPDIR");
+    char path[1100];
+    snprintf(path, sizeof path, "%s/rbdiff-peer-XXXXXX.urdf", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemps(path, 5);
+    if (fd < 0) return rbd_fail(RBD_EIO, "peer %s: cannot create a temporary URDF file %s", p->name, path);
+    FILE *f = fdopen(fd, "w");
+    if (!f) { close(fd); unlink(path); return rbd_fail(RBD_EIO, "peer %s: cannot write %s", p->name, path); }
+    int rc = rbd_urdf_write(m, f);
+    if (fclose(f) && !rc) rc = rbd_fail(RBD_EIO, "peer %s: write error on %s", p->name, path);
+    if (!rc) rc = peer_model_load_file(p, m, path, out);
+    unlink(path);
+    return rc;
 }
 
 void peer_model_free(peer_model *pm)

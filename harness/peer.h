@@ -43,6 +43,10 @@ typedef struct {
 /* Writes m as URDF to a temporary file, has the peer load it (matching
  * joints by name), removes the file.  Errors name the peer and the reason. */
 int peer_model_load(const rbd_peer *p, const rbd_model *m, peer_model *out);
+/* The same from a URDF file of the user's (the one m was loaded from, fixed
+ * base): the peer reads the file itself, so its nq, nv and joints are
+ * compared with ours as it reads them, not as we export them. */
+int peer_model_load_file(const rbd_peer *p, const rbd_model *m, const char *urdf, peer_model *out);
 void peer_model_free(peer_model *pm);
 
 /* The cross-check of one function at the first state of the pool drawn

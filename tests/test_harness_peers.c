@@ -85,6 +85,61 @@ static void test_every_function_agrees(void **state)
     close_peers(p, np);
 }
 
+/* The wart robot of tu_wart_robot (continuous joints, a rounding-size
+ * inertia clamped, a non-physical light link merged through a fixed joint,
+ * a mimic joint) and a body loaded by 'nonphysical': Pinocchio reads the
+ * files themselves and must find our nq, nv and joints, and every function
+ * (tau, dtau/dq, M, dqdd/dq, ...) must agree; with a free-flyer root through
+ * our export.  Peers without continuous joints (MuJoCo's hinge has nq = 1)
+ * must refuse the wart robot with a message (MuJoCo's own inertia check
+ * refuses the file first, its joint check our export). */
+static void test_warts_match_pinocchio(void **state)
+{
+    (void)state;
+    int np;
+    rbd_peer *p = open_peers(&np);
+    if (!np) skip();
+    const char *wart = tu_wart_robot("warts_peer.urdf");
+    char spec[3][1400];
+    const char *file[3] = { wart, wart, RBD_SOURCE_DIR "/tests/catalog/inputs/wart_impossible_body.urdf" };
+    snprintf(spec[0], sizeof spec[0], "urdf:%s", wart);
+    snprintf(spec[1], sizeof spec[1], "urdf:%s,freeflyer", wart);
+    snprintf(spec[2], sizeof spec[2], "urdf:%s,nonphysical", file[2]);
+    int pin = 0;
+    for (int k = 0; k < np; k++) {
+        int cont = !strcmp(p[k].name, "pinocchio");
+        pin += cont;
+        for (int s = 0; s < 3; s++) {
+            rbd_model *m = tu_model(spec[s]);
+            peer_model pm;
+            int rc = s == 1 ? peer_model_load(&p[k], m, &pm) : peer_model_load_file(&p[k], m, file[s], &pm);
+            if (!cont) {
+                if (s < 2) {
+                    if (!rc) fail_msg("%s took continuous joints with nq = 2", p[k].name);
+                    print_message("%s refuses %s: %s\n", p[k].name, spec[s], rbd_last_error());
+                    assert_non_null(strstr(rbd_last_error(), "cannot take"));
+                } else if (!rc) {
+                    peer_model_free(&pm);
+                }
+                rbd_model_free(m);
+                continue;
+            }
+            if (rc) fail_msg("%s on %s: %s", p[k].name, spec[s], rbd_last_error());
+            for (int f = 0; f < p[k].api->nfunc; f++) {
+                peer_check c;
+                if (peer_check_func(&pm, f, 3, &c)) fail_msg("%s on %s: %s", p[k].row[f], spec[s], rbd_last_error());
+                if (!c.pass)
+                    fail_msg("%s on %s: %.3g relative > %.3g, at %s", p[k].row[f], spec[s], c.err, c.tol, c.worst);
+                print_message("%-34s %-60s %.2g\n", p[k].row[f], strrchr(spec[s], '/') + 1, c.err);
+            }
+            peer_model_free(&pm);
+            rbd_model_free(m);
+        }
+    }
+    if (!pin) print_message("no Pinocchio peer: the wart robot was not compared\n");
+    close_peers(p, np);
+}
+
 /* The peer loads a chain with taper 0.9 and is checked against one with
  * taper 0.8: same joints, other masses.  Every function must fail. */
 static void test_a_different_model_is_caught(void **state)
@@ -133,6 +188,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_function_agrees),
+        cmocka_unit_test(test_warts_match_pinocchio),
         cmocka_unit_test(test_a_different_model_is_caught),
         cmocka_unit_test(test_missing_peer_says_why),
     };
