@@ -170,13 +170,16 @@ void rbd_urdf_spec_suffix(int freeflyer, const rbd_model_opts *o, char *buf, siz
  * between the world and the root link, otherwise the root link is welded to
  * the world.  As urdfdom/Pinocchio: joints numbered depth-first from the root,
  * siblings by joint name; fixed joints merged (inertia lumped into the moving
- * body above); revolute/continuous, prismatic, floating (-> free-flyer).  A
- * <mimic> joint loads as an independent joint with a warning in m->warn, and
- * is RBD_ENOTSUP when o->strict.  Errors name file:line and the element. */
+ * body above); revolute, continuous (RBD_JOINT_CONTINUOUS, nq = 2; revolute
+ * with o->continuous_revolute), prismatic, floating (-> free-flyer).  Each
+ * body's composite inertia is judged by the inertia rule (README.md); with
+ * o->strict each link's alone, as well.  A <mimic> joint loads as an
+ * independent joint with a warning in m->warn, and is RBD_ENOTSUP when
+ * o->strict.  Errors name file:line and the element. */
 int rbd_urdf_load(const char *path, int freeflyer, const rbd_model_opts *o, rbd_model **out);
 /* Writes m as URDF, bodies in the user numbering (urdf_write.c): revolute
- * (nq = 1, unbounded limits), prismatic, free-flyer -> floating; spherical is
- * RBD_ENOTSUP. */
+ * (nq = 1, unbounded limits), continuous (nq = 2, as Pinocchio reads it),
+ * prismatic, free-flyer -> floating; spherical is RBD_ENOTSUP. */
 int rbd_urdf_write(const rbd_model *m, FILE *f);
 
 /* Joint transform X_J(q) of body i (joint frame -> body frame). */
