@@ -249,17 +249,9 @@ int peer_check_func(const peer_model *pm, int f, uint64_t seed, peer_check *c)
         rm[b] = xv + nv + (size_t)b * nn;
         xm[b] = rm[b] + 3 * nn;
     }
-    user_pool u = { 0 };
-    void *ctx = NULL;
-    char err[1024] = "";
     int rc = ours_eval(m, pf, seed, rv, rm, pf->tol_cond > 0 ? &c->kappa : NULL);
     if (!rc && pf->tol_cond > 0 && pf->tol_cond * c->kappa > c->tol) c->tol = pf->tol_cond * c->kappa;
-    if (!rc) rc = user_pool_draw(m, 1, seed, &u);
-    if (!rc && !(ctx = api->bind(pm->pm, f, 1, u.q, u.v, u.a, u.tau, err, sizeof err)))
-        rc = rbd_fail(RBD_EINVAL, "%s: %s", pm->peer->row[f], err);
-    if (!rc && api->call(ctx, 0)) rc = rbd_fail(RBD_EINVAL, "%s failed on %s", pm->peer->row[f], m->spec);
-    if (!rc && api->result(ctx, xv, xm[0], xm[1], xm[2], err, sizeof err))
-        rc = rbd_fail(RBD_EINVAL, "%s: %s", pm->peer->row[f], err);
+    if (!rc) rc = peer_eval_func(pm, f, seed, xv, xm, NULL, NULL, NULL, NULL);
     if (!rc) {
         static const char *const names[][4] = {
             [RBD_PEER_ID_DERIVS] = { "tau", "dtau_dq", "dtau_dv", NULL },
@@ -275,9 +267,33 @@ int peer_check_func(const peer_model *pm, int f, uint64_t seed, peer_check *c)
         size_t len = strlen(c->worst);
         if (isfinite(c->kappa)) snprintf(c->worst + len, sizeof c->worst - len, "; kappa(M) %.2g", c->kappa);
     }
+    free(buf);
+    return rc;
+}
+
+int peer_eval_func(const peer_model *pm, int f, uint64_t seed, double *vec, double *mat[3], double *q, double *v,
+                   double *a, double *tau)
+{
+    const rbd_peer_api *api = pm->peer->api;
+    const rbd_model *m = pm->m;
+    user_pool u = { 0 };
+    void *ctx = NULL;
+    char err[1024] = "";
+    int rc = user_pool_draw(m, 1, seed, &u);
+    if (!rc && !(ctx = api->bind(pm->pm, f, 1, u.q, u.v, u.a, u.tau, err, sizeof err)))
+        rc = rbd_fail(RBD_EINVAL, "%s: %s", pm->peer->row[f], err);
+    if (!rc && api->call(ctx, 0)) rc = rbd_fail(RBD_EINVAL, "%s failed on %s", pm->peer->row[f], m->spec);
+    if (!rc && api->result(ctx, vec, mat[0], mat[1], mat[2], err, sizeof err))
+        rc = rbd_fail(RBD_EINVAL, "%s: %s", pm->peer->row[f], err);
+    if (!rc) {
+        size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
+        if (q) memcpy(q, u.q, sizeof(double) * nq);
+        if (v) memcpy(v, u.v, sizeof(double) * nv);
+        if (a) memcpy(a, u.a, sizeof(double) * nv);
+        if (tau) memcpy(tau, u.tau, sizeof(double) * nv);
+    }
     if (ctx) api->unbind(ctx);
     user_pool_free(&u);
-    free(buf);
     return rc;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "testutil.h"
 #include "peer.h"
+#include "rbd_io.h"
 
 #define MODELS RBD_SOURCE_DIR "/tests/models/"
 
@@ -85,6 +86,59 @@ static void test_every_function_agrees(void **state)
     close_peers(p, np);
 }
 
+/* With $RBD_WRITE_PINOCCHIO_REFERENCE = DIR: Pinocchio's values on the wart
+ * robot (fixed base, read from the file by Pinocchio) at the first state of
+ * seed 3's pool, as DIR/warts.state and DIR/warts.expected
+ * (tests/pinocchio/reference/README.md's format). */
+static void write_reference(const peer_model *pm, const char *dir)
+{
+    const rbd_model *m = pm->m;
+    size_t nv = (size_t)m->nv, nn = nv * nv;
+    double *buf = calloc((size_t)m->nq + 4 * nv + 4 * nv + 16 * nn, sizeof *buf);
+    assert_non_null(buf);
+    double *q = buf, *v = q + m->nq, *a = v + nv, *tau = a + nv, *vec = tau + nv, *mat = vec + 4 * nv;
+    char path[1200];
+    snprintf(path, sizeof path, "%s/warts.expected", dir);
+    FILE *ex = fopen(path, "w");
+    if (!ex) fail_msg("cannot write %s", path);
+    fprintf(ex, "# expected outputs for warts.state (tau = ID at q,v,a; qdd, dqdd_* = FD at q,v,tau), computed by "
+                "the live Pinocchio peer (tests/test_harness_peers.c, RBD_WRITE_PINOCCHIO_REFERENCE)\n");
+    static const char *const fn[4] = { "computeRNEADerivatives", "computeABADerivatives", "crba", "computeMinverse" };
+    static const char *const names[4][4] = { { "tau", "dtau_dq", "dtau_dv", NULL },
+                                             { "qdd", "dqdd_dq", "dqdd_dv", "dqdd_dtau" },
+                                             { NULL, "M", NULL, NULL }, { NULL, "Minv", NULL, NULL } };
+    for (int k = 0; k < 4; k++) {
+        int f = peer_func_find(pm->peer, fn[k]);
+        assert_true(f >= 0);
+        double *mm[3] = { mat, mat + nn, mat + 2 * nn };
+        if (peer_eval_func(pm, f, 3, vec, mm, q, v, a, tau)) fail_msg("%s: %s", fn[k], rbd_last_error());
+        if (names[k][0]) rbd_block_write(ex, names[k][0], (int)nv, 1, vec);
+        for (int b = 0; b < 3; b++)
+            if (names[k][b + 1]) rbd_block_write(ex, names[k][b + 1], (int)nv, (int)nv, mm[b]);
+    }
+    fclose(ex);
+    snprintf(path, sizeof path, "%s/warts.state", dir);
+    FILE *st = fopen(path, "w");
+    if (!st) fail_msg("cannot write %s", path);
+    fprintf(st, "# state for warts (tu_wart_robot in tests/testutil.c, fixed base); values from a Pinocchio 3.7.0 "
+                "run through the live peer (see README.md)\n# joints in velocity order:");
+    for (int u = 0; u < m->nb; u++)
+        for (int k = 0; k < m->nb; k++)
+            if (m->user_body[k] == u)
+                fprintf(st, " %s(%s,nq=%d,nv=%d)", m->joint_name[k], rbd_joint_type_name(m->joint[k].type),
+                        m->nq_of[k], m->nv_of[k]);
+    const char *vn[4] = { "q", "v", "a", "tau" };
+    const double *vx[4] = { q, v, a, tau };
+    for (int k = 0; k < 4; k++) {
+        fprintf(st, "\n%s", vn[k]);
+        for (int i = 0; i < (k ? m->nv : m->nq); i++) fprintf(st, " %.17g", vx[k][i]);
+    }
+    fputc('\n', st);
+    fclose(st);
+    print_message("wrote %s and warts.expected\n", path);
+    free(buf);
+}
+
 /* The wart robot of tu_wart_robot (continuous joints, a rounding-size
  * inertia clamped, a non-physical light link merged through a fixed joint,
  * a mimic joint) and a body loaded by 'nonphysical': Pinocchio reads the
@@ -125,6 +179,8 @@ static void test_warts_match_pinocchio(void **state)
                 continue;
             }
             if (rc) fail_msg("%s on %s: %s", p[k].name, spec[s], rbd_last_error());
+            const char *dir = getenv("RBD_WRITE_PINOCCHIO_REFERENCE");
+            if (s == 0 && dir && *dir) write_reference(&pm, dir);
             for (int f = 0; f < p[k].api->nfunc; f++) {
                 peer_check c;
                 if (peer_check_func(&pm, f, 3, &c)) fail_msg("%s on %s: %s", p[k].row[f], spec[s], rbd_last_error());
