@@ -85,6 +85,9 @@ static int models_describe(int argc, char **argv)
                rbd_joint_type_name(m->joint[i].type), par, m->user_q[m->idx_q[i]], m->nq_of[i],
                m->user_v[m->idx_v[i]], m->nv_of[i], m->body_name[i]);
     }
+    if (m->nonphysical)
+        printf("not physical %d bod%s, loaded by the model option 'nonphysical'\n", m->nonphysical,
+               m->nonphysical > 1 ? "ies" : "y");
     printf("warnings    %d\n", m->nwarn);
     for (int k = 0; k < m->nwarn; k++) printf("  %s\n", m->warn[k]);
     rbd_model_free(m);
