@@ -32,15 +32,16 @@ static void test_jcalc_and_integrate(void **s)
         rbd_joint ct = rv;
         ct.type = RBD_JOINT_CONTINUOUS;
         for (double t = -3.0; t <= 3.0; t += 0.7) {
+            /* buffers of the largest joint's size: the compiler sees every branch */
             sp_xform Xr, Xc, Xs;
-            double q[2] = { cos(t), sin(t) }, q3[2] = { 3 * cos(t), 3 * sin(t) };
-            sp_jcalc_joint(&rv, &t, &Xr);
+            double tq[7] = { t }, q[7] = { cos(t), sin(t) }, q3[7] = { 3 * cos(t), 3 * sin(t) };
+            sp_jcalc_joint(&rv, tq, &Xr);
             sp_jcalc_joint(&ct, q, &Xc);
             sp_jcalc_joint(&ct, q3, &Xs);
             tu_assert_close("continuous vs revolute X_J", Xc.E, Xr.E, 9, 1, 1e-15);
             tu_assert_close("continuous X_J of a non-unit q", Xs.E, Xr.E, 9, 1, 1e-15);
-            double d = 0.37, qo[2], want[2] = { cos(t + d), sin(t + d) };
-            sp_integrate_joint(&ct, q, &d, 1.0, qo);
+            double d[6] = { 0.37 }, qo[7], want[2] = { cos(t + d[0]), sin(t + d[0]) };
+            sp_integrate_joint(&ct, q, d, 1.0, qo);
             tu_assert_close("(cos, sin) (+) d", qo, want, 2, 1, 1e-15);
         }
     }
