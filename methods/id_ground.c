@@ -37,7 +37,7 @@ int rbd_idg_init(const rbd_model *m, rbd_idg *w)
         return rbd_fail(RBD_ENOMEM, "out of memory for the ground-frame workspace of %d bodies", m->nb);
     }
     for (int i = 0; i < m->nb; i++)
-        w->fast[i] = m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2;
+        w->fast[i] = rbd_joint_is_rot1(m->joint[i].type) && m->joint[i].axis_id == 2;
     return RBD_OK;
 }
 
@@ -80,7 +80,9 @@ static inline void forward(const rbd_model *m, rbd_idg *w, const double *q, cons
             sp_xform Y;
             if (p >= 0) sp_xform_compose(&m->Xtree[i], &w->X0[p], &Y);
             else Y = m->Xtree[i];
-            const double c = cs ? cs[i][0] : cos(q[m->idx_q[i]]), s = cs ? cs[i][1] : sin(q[m->idx_q[i]]);
+            double c, s;
+            if (cs) { c = cs[i][0]; s = cs[i][1]; }
+            else sp_joint_cos_sin(&m->joint[i], q + m->idx_q[i], &c, &s);
             for (int k = 0; k < 3; k++) {
                 X->E[k] = c * Y.E[k] + s * Y.E[3 + k];
                 X->E[3 + k] = c * Y.E[3 + k] - s * Y.E[k];

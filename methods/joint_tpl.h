@@ -43,19 +43,30 @@ static inline void SP(jcalc_rot)(const rbd_joint *j, T c, T s, SPT(xform) *XJ)
     }
 }
 
+/* cos t, sin t of a revolute (q = t) or continuous (q = (cos t, sin t) / |q|)
+ * joint: what X_J is made of. */
+static inline void SP(joint_cos_sin)(const rbd_joint *j, const T *q, T *c, T *s)
+{
+    if (j->type == RBD_JOINT_CONTINUOUS) {
+        T n = sqrt(q[0] * q[0] + q[1] * q[1]);
+        *c = q[0] / n; *s = q[1] / n;
+    } else {
+        *c = cos(q[0]); *s = sin(q[0]);
+    }
+}
+
 /* X_J(q) for one joint: E = R^T, r = joint translation in the joint frame. */
 static inline void SP(jcalc_joint)(const rbd_joint *j, const T *q, SPT(xform) *XJ)
 {
     SP(xform_identity)(XJ);
     switch (j->type) {
     case RBD_JOINT_REVOLUTE:
-        SP(jcalc_rot)(j, cos(q[0]), sin(q[0]), XJ);
-        break;
     case RBD_JOINT_CONTINUOUS: {
-        /* q = (cos t, sin t), made unit by q / sqrt(q.q) like the quaternions
-         * (analytic: the complex-step perturbation keeps q.q = 1) */
-        T n = sqrt(q[0] * q[0] + q[1] * q[1]);
-        SP(jcalc_rot)(j, q[0] / n, q[1] / n, XJ);
+        /* continuous: q = (cos t, sin t), made unit by q / sqrt(q.q) like the
+         * quaternions (analytic: the complex-step perturbation keeps q.q = 1) */
+        T c, s;
+        SP(joint_cos_sin)(j, q, &c, &s);
+        SP(jcalc_rot)(j, c, s, XJ);
         break;
     }
     case RBD_JOINT_PRISMATIC:

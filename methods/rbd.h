@@ -62,6 +62,13 @@ typedef struct {
     double axis[3];          /* unit axis in the joint frame (revolute, prismatic, continuous) */
 } rbd_joint;
 
+/* 1 for the one-dof rotations, revolute and continuous: S = [axis; 0], and
+ * axis_id's shortcuts apply to both (X_J from cos, sin either way). */
+static inline int rbd_joint_is_rot1(rbd_joint_type t)
+{
+    return t == RBD_JOINT_REVOLUTE || t == RBD_JOINT_CONTINUOUS;
+}
+
 int rbd_joint_nq(rbd_joint_type t);
 int rbd_joint_nv(rbd_joint_type t);
 const char *rbd_joint_type_name(rbd_joint_type t);
