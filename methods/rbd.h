@@ -205,14 +205,17 @@ typedef struct {
 typedef struct { uint64_t s[4]; } rbd_rng;
 void rbd_rng_seed(rbd_rng *r, uint64_t seed);
 double rbd_rng_uniform(rbd_rng *r);     /* [-1, 1) */
-/* A random configuration (unit quaternions for Lie-group joints, uniform
- * in [-1, 1] otherwise) and, if non-NULL, v, a, tau uniform in [-1, 1]. */
+/* A random configuration (unit quaternions for spherical and free-flyer
+ * joints, (cos t, sin t) for continuous ones with t drawn as a revolute
+ * joint's q, uniform in [-1, 1] otherwise) and, if non-NULL, v, a, tau
+ * uniform in [-1, 1]. */
 void rbd_random_state(const rbd_model *m, rbd_rng *r, double *q, double *v, double *a,
                       double *tau);
 /* The neutral configuration: 0 for revolute and prismatic, (1, 0) for
  * continuous, identity quaternions (Pinocchio's neutral). */
 void rbd_neutral(const rbd_model *m, double *q);
-/* q_out = q (+) h*dv (tangent-space integration; revolute/prismatic: q + h dv). */
+/* q_out = q (+) h*dv (tangent-space integration; revolute/prismatic: q + h dv;
+ * continuous: (cos, sin) rotated by h dv). */
 void rbd_integrate(const rbd_model *m, const double *q, const double *dv, double h,
                    double *q_out);
 
