@@ -47,20 +47,23 @@ void rbd_sym3_eig(const double A_in[9], double lam[3], double V[9])
     memcpy(V, W, sizeof W);
 }
 
-int rbd_inertia_judge(double Ic[9], double scale, double *lam_min, double *tol, double *change)
+int rbd_inertia_judge(double Ic[9], double scale, double lam[3], double *excess, double *tol, double *change)
 {
-    double lam[3], V[9];
+    double V[9];
     rbd_sym3_eig(Ic, lam, V);
-    *lam_min = lam[0];
+    *excess = lam[2] - lam[1] - lam[0];
     *tol = RBD_INERTIA_RTOL * scale;
     *change = 0;
-    if (lam[0] >= 0) return RBD_INERTIA_PHYSICAL;
-    if (lam[0] < -*tol) return RBD_INERTIA_IMPOSSIBLE;
-    for (int k = 0; k < 3; k++) lam[k] = fmax(lam[k], 0);
+    if (*excess <= 0) return RBD_INERTIA_PHYSICAL;
+    if (*excess > *tol) return RBD_INERTIA_IMPOSSIBLE;
+    /* Sigma's eigenvalues sigma_i = (lam_j + lam_k - lam_i) / 2, clamped at 0 */
+    double sg[3], l[3];
+    for (int i = 0; i < 3; i++) sg[i] = fmax((lam[(i + 1) % 3] + lam[(i + 2) % 3] - lam[i]) / 2, 0);
+    for (int i = 0; i < 3; i++) l[i] = sg[(i + 1) % 3] + sg[(i + 2) % 3];
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++) {
             double x = 0;
-            for (int k = 0; k < 3; k++) x += V[3 * a + k] * lam[k] * V[3 * b + k];
+            for (int k = 0; k < 3; k++) x += V[3 * a + k] * l[k] * V[3 * b + k];
             *change = fmax(*change, fabs(x - Ic[3 * a + b]));
             Ic[3 * a + b] = x;
         }

@@ -18,10 +18,15 @@ void rbd_sym3_eig(const double A[9], double lam[3], double V[9]);
 
 enum { RBD_INERTIA_PHYSICAL = 0, RBD_INERTIA_CLAMPED, RBD_INERTIA_IMPOSSIBLE };
 
-/* Judges the symmetric Ic against tol = RBD_INERTIA_RTOL * scale: smallest
- * eigenvalue >= 0: PHYSICAL; in [-tol, 0): CLAMPED, Ic replaced by
- * V max(lam, 0) V^T and *change = the largest entry change; below -tol:
- * IMPOSSIBLE, Ic untouched.  *lam_min and *tol are set in every case. */
-int rbd_inertia_judge(double Ic[9], double scale, double *lam_min, double *tol, double *change);
+/* Judges the symmetric Ic (about the CoM) with principal moments lam
+ * (ascending): it is the inertia of a mass distribution iff the second
+ * moment Sigma = tr(Ic)/2 1 - Ic is PSD, i.e. iff the excess
+ * e = lam[2] - lam[1] - lam[0] <= 0 (every moment >= 0 and at most the sum of
+ * the other two: lam[0] < 0 implies e > 0).  With tol = RBD_INERTIA_RTOL *
+ * scale: e <= 0: PHYSICAL; 0 < e <= tol: CLAMPED, Ic replaced by the inertia
+ * whose Sigma has its negative eigenvalue set to 0 (lam_i = sigma_j +
+ * sigma_k) and *change = the largest entry change; e > tol: IMPOSSIBLE, Ic
+ * untouched.  lam, *excess and *tol are set in every case. */
+int rbd_inertia_judge(double Ic[9], double scale, double lam[3], double *excess, double *tol, double *change);
 
 #endif

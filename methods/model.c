@@ -143,31 +143,32 @@ int rbd_model_add_notice(rbd_model *m, const char *msg)
 
 /* The rotational inertia of body i by the rule of README.md ("Inertia
  * rule"): scale = m L^2 + sum |Ic_kk| of the body (L: its size), floored. */
-static int judge_inertia(rbd_builder *b, int i, const rbd_model_opts *o, double scale, double L, rbd_model *m,
-                         int *impossible)
+static int judge_inertia(rbd_builder *b, int i, const rbd_model_opts *o, double scale, double L, rbd_model *m)
 {
     const char *bn = b->bname[i];
     rbd_body_inertia *in = &b->in[i];
-    double lam, tol, change;
-    int v = rbd_inertia_judge(in->Ic, scale, &lam, &tol, &change);
-    *impossible = v == RBD_INERTIA_IMPOSSIBLE;
-    char msg[512];
+    double lam[3], e, tol, change;
+    int v = rbd_inertia_judge(in->Ic, scale, lam, &e, &tol, &change);
+    if (v == RBD_INERTIA_PHYSICAL) return RBD_OK;
+    char msg[640], what[96];
+    if (lam[0] < 0) snprintf(what, sizeof what, "include the negative eigenvalue %.6g", lam[0]);
+    else snprintf(what, sizeof what, "violate the triangle inequality");
+    int n = snprintf(msg, sizeof msg, "body %d ('%s'): principal moments of inertia about the CoM (%.6g, %.6g, "
+                     "%.6g) %s: excess %.3g (the largest minus the other two) %s the rounding tolerance %.3g "
+                     "(1e-6 x (m L^2 + tr), m = %g, L = %g)", i + 1, bn, lam[0], lam[1], lam[2], what, e,
+                     v == RBD_INERTIA_CLAMPED ? "within" : "beyond", tol, in->mass, L);
+    if (n < 0) n = 0;
+    size_t k = (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1;
     if (v == RBD_INERTIA_CLAMPED) {
-        snprintf(msg, sizeof msg, "body %d ('%s'): rotational inertia about the CoM has eigenvalue %.3g, within "
-                 "rounding (tolerance %.3g = 1e-6 x (m L^2 + tr), m = %g, L = %g): clamped to 0, entries changed "
-                 "by at most %.3g", i + 1, bn, lam, tol, in->mass, L, change);
+        snprintf(msg + k, sizeof msg - k, ": clamped (the second moment's negative eigenvalue set to 0), entries "
+                 "changed by at most %.3g", change);
         return rbd_model_add_notice(m, msg);
     }
-    if (v != RBD_INERTIA_IMPOSSIBLE) return RBD_OK;
-    snprintf(msg, sizeof msg, "body %d ('%s'): rotational inertia about the CoM has eigenvalue %.6g, below the "
-             "rounding tolerance -%.3g (1e-6 x (m L^2 + tr), m = %g, L = %g): not a physical body", i + 1, bn,
-             lam, tol, in->mass, L);
     if (!o->nonphysical)
-        return rbd_fail(RBD_EINVAL, "%s (the model option 'nonphysical' loads it when M(q) stays positive "
-                        "definite)", msg);
+        return rbd_fail(RBD_EINVAL, "%s: not a physical body (the model option 'nonphysical' loads it when M(q) "
+                        "stays positive definite)", msg);
     m->nonphysical++;
-    size_t n = strlen(msg);
-    snprintf(msg + n, sizeof msg - n, "; loaded as given (model option 'nonphysical')");
+    snprintf(msg + k, sizeof msg - k, ": not a physical body, loaded as given (model option 'nonphysical')");
     return rbd_model_add_notice(m, msg);
 }
 
@@ -209,30 +210,19 @@ static int check_body(rbd_builder *b, int i, const rbd_model_opts *o, double sca
         for (int c = r + 1; c < 3; c++)
             if (fabs(in->Ic[3 * r + c] - in->Ic[3 * c + r]) > 1e-9 * (sc > 0 ? sc : 1))
                 return rbd_fail(RBD_EINVAL, "body %d ('%s'): rotational inertia is not symmetric", i + 1, bn);
-    if (o->strict) {
-        if (!psd3(in->Ic, sc))
-            return rbd_fail(RBD_EINVAL, "body %d ('%s'): rotational inertia is not positive semi-definite "
-                            "(strict mode)", i + 1, bn);
-    } else {
-        int impossible, rc = judge_inertia(b, i, o, scale, L, m, &impossible);
-        if (rc) return rc;
-        if (impossible) return RBD_OK;  /* loaded by 'nonphysical': the triangle inequality adds nothing */
-        tr = in->Ic[0] + in->Ic[4] + in->Ic[8];
-        sc = fabs(in->Ic[0]) + fabs(in->Ic[4]) + fabs(in->Ic[8]);
-    }
+    if (!o->strict) return judge_inertia(b, i, o, scale, L, m);
+    /* strict: the audit of before the inertia rule (README.md, "Model options") */
+    if (!psd3(in->Ic, sc))
+        return rbd_fail(RBD_EINVAL, "body %d ('%s'): rotational inertia is not positive semi-definite "
+                        "(strict mode)", i + 1, bn);
     /* Triangle inequality of the principal moments <=> the second moment
      * Sigma = tr(Ic)/2 1 - Ic is PSD (a physical mass distribution). */
     double Sg[9];
     for (int k = 0; k < 9; k++) Sg[k] = -in->Ic[k];
     for (int k = 0; k < 3; k++) Sg[4 * k] += tr / 2;
-    if (!psd3(Sg, sc)) {
-        char msg[256];
-        snprintf(msg, sizeof msg,
-                 "body %d ('%s'): principal moments of inertia violate the triangle inequality", i + 1, bn);
-        if (o->strict) return rbd_fail(RBD_EINVAL, "%s (strict mode)", msg);
-        int rc = rbd_model_add_warning(m, msg);
-        if (rc) return rc;
-    }
+    if (!psd3(Sg, sc))
+        return rbd_fail(RBD_EINVAL, "body %d ('%s'): principal moments of inertia violate the triangle "
+                        "inequality (strict mode)", i + 1, bn);
     return RBD_OK;
 }
 

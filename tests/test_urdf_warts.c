@@ -51,9 +51,10 @@ static void test_wart_robot_loads_as_pinocchio(void **s)
     for (int i = 0; i < m->nb; i++) ncont += m->joint[i].type == RBD_JOINT_CONTINUOUS;
     assert_int_equal(ncont, TU_WART_NCONT);
     assert_int_equal(m->nwarn, 2);
-    assert_int_equal(count_warnings(m, "('head'): rotational inertia about the CoM has eigenvalue -5.42e-20, within "
-                                       "rounding"), 1);
-    assert_int_equal(count_warnings(m, "clamped to 0, entries changed by at most 5.42e-20"), 1);
+    assert_int_equal(count_warnings(m, "('head'): principal moments of inertia about the CoM (-5.42e-20, -5.42e-20, "
+                                       "0) include the negative eigenvalue -5.42e-20: excess 1.08e-19"), 1);
+    assert_int_equal(count_warnings(m, "within the rounding tolerance"), 1);
+    assert_int_equal(count_warnings(m, "entries changed by at most 5.42e-20"), 1);
     assert_int_equal(count_warnings(m, "joint 'r_finger_b_joint' mimics 'r_finger_a_joint'"), 1);
     assert_int_equal(m->nnotice, 1);
     assert_int_equal(m->nonphysical, 0);
@@ -125,27 +126,34 @@ static int one_body(const double d[3], int nonphysical, rbd_model **out)
 static void test_inertia_rule_edges(void **s)
 {
     (void)s;
-    /* scale = m L^2 + tr = 2 + 2.5 = 4.5: tolerance 4.5e-6 */
+    /* excess = largest moment minus the other two; scale = m L^2 + tr = 2 + 2 (+ 1e-6): tolerance 4e-6 */
     rbd_model *m = NULL;
-    const double clampable[3] = { -4e-6, 1, 1.5 }, impossible[3] = { -5e-6, 1, 1.5 };
+    const double clampable[3] = { -1e-6, 1, 1 }, impossible[3] = { -5e-6, 1, 1 }, triangle[3] = { 0.5, 0.5, 1.01 };
     assert_int_equal(one_body(clampable, 0, &m), 0);
     assert_int_equal(m->nnotice, 1);
-    assert_non_null(strstr(m->notice[0], "body 1 ('torso'): rotational inertia about the CoM has eigenvalue -4e-06, "
-                                         "within rounding (tolerance 4.5e-06"));
-    assert_true(m->inertial[0].Ic[0] == 0);       /* clamped, the others kept */
-    assert_true(fabs(m->inertial[0].Ic[4] - 1) < 1e-15 && fabs(m->inertial[0].Ic[8] - 1.5) < 1e-15);
+    assert_non_null(strstr(m->notice[0], "body 1 ('torso'): principal moments of inertia about the CoM (-1e-06, 1, "
+                                         "1) include the negative eigenvalue -1e-06: excess 1e-06 (the largest minus "
+                                         "the other two) within the rounding tolerance 4e-06"));
+    assert_non_null(strstr(m->notice[0], "entries changed by at most 1e-06"));
+    /* Sigma's eigenvalues (1 + 5e-7, -5e-7, -5e-7) -> (1 + 5e-7, 0, 0): moments (0, 1 + 5e-7, 1 + 5e-7) */
+    assert_true(fabs(m->inertial[0].Ic[0]) < 1e-15);
+    assert_true(fabs(m->inertial[0].Ic[4] - (1 + 5e-7)) < 1e-15 && fabs(m->inertial[0].Ic[8] - (1 + 5e-7)) < 1e-15);
     rbd_model_free(m);
     m = NULL;
     assert_int_equal(one_body(impossible, 0, &m), RBD_EINVAL);
     assert_null(m);
-    assert_non_null(strstr(rbd_last_error(), "body 1 ('torso'): rotational inertia about the CoM has eigenvalue -5e-06, "
-                                             "below the rounding tolerance -4.5e-06"));
+    assert_non_null(strstr(rbd_last_error(), "body 1 ('torso'): principal moments of inertia about the CoM (-5e-06, 1, "
+                                             "1) include the negative eigenvalue -5e-06: excess 5e-06 (the largest "
+                                             "minus the other two) beyond the rounding tolerance 4e-06"));
     assert_non_null(strstr(rbd_last_error(), "model option 'nonphysical'"));
+    /* all moments positive, the largest beyond the sum of the others: not physical either */
+    assert_int_equal(one_body(triangle, 0, &m), RBD_EINVAL);
+    assert_non_null(strstr(rbd_last_error(), "(0.5, 0.5, 1.01) violate the triangle inequality: excess 0.01"));
     /* the opt-out: M = Ixx + m |c|^2 = 2 - 5e-6 > 0 */
     assert_int_equal(one_body(impossible, 1, &m), 0);
     assert_int_equal(m->nonphysical, 1);
     assert_int_equal(m->nnotice, 1);
-    assert_non_null(strstr(m->notice[0], "loaded as given (model option 'nonphysical')"));
+    assert_non_null(strstr(m->notice[0], "not a physical body, loaded as given (model option 'nonphysical')"));
     assert_true(m->inertial[0].Ic[0] == -5e-6);   /* not changed */
     rbd_model_free(m);
     /* ... refused when M(q) is not positive definite: Ixx = -3 < -m |c|^2 */
@@ -212,8 +220,8 @@ static void test_composite_judged(void **s)
             rbd_model_free(m);
         } else {
             assert_int_equal(rc, RBD_EINVAL);
-            assert_non_null(strstr(rbd_last_error(), "body 2 ('sensor'): rotational inertia about the CoM has eigenvalue "
-                                                     "-4e-09, below the rounding tolerance"));
+            assert_non_null(strstr(rbd_last_error(), "body 2 ('sensor'): principal moments of inertia about the CoM "
+                                                     "(-4e-09, 1e-09, 6e-09) include the negative eigenvalue -4e-09"));
             assert_non_null(strstr(rbd_last_error(), "warts_composite.urdf:5:"));
         }
     }
