@@ -18,7 +18,7 @@ static const char help[] =
     "  ID methods: tau, dtau_dq, dtau_dv      (state needs q, v, a)\n"
     "  FD methods: qdd, dqdd_dq, dqdd_dv, dqdd_dtau (state needs q, v, tau)\n"
     "  base algorithms (rnea, ...): their one output (see rbdiff methods)\n\n"
-    "  --model SPEC     autotree:N=..,bf=..,skew=..,taper=.. or urdf:PATH[,freeflyer]\n"
+    "  --model SPEC     autotree:N=..,bf=..,skew=..,taper=.. or urdf:PATH[,OPTION]... (README.md, \"Model options\")\n"
     "  --state FILE     lines 'q ...', 'v ...', 'a ...' / 'tau ...' ('#' comments)\n"
     "  --out FILE       write there (atomically) instead of stdout\n"
     "  --minv KIND      M^-1 variant of FD methods: analytic, ltdl, lapack\n"

@@ -17,7 +17,8 @@ static const char help[] =
     "describe  bodies, nq, nv, depth, every joint in the user's order with its\n"
     "          type, parent and q/v offsets, total mass and validation warnings\n\n"
     "SPEC: autotree:N=100,bf=2,skew=0,taper=1 (defaults bf=1, skew=0, taper=1)\n"
-    "      urdf:PATH[,freeflyer]\n";
+    "      urdf:PATH[,freeflyer][,continuous=revolute][,strict][,nonphysical]\n"
+    "      (model options: README.md, \"Model options\")\n";
 
 static int models_list(int argc, char **argv)
 {
@@ -82,6 +83,9 @@ static int models_describe(int argc, char **argv)
                rbd_joint_type_name(m->joint[i].type), par, m->user_q[m->idx_q[i]], m->nq_of[i],
                m->user_v[m->idx_v[i]], m->nv_of[i], m->body_name[i]);
     }
+    if (m->nonphysical)
+        printf("not physical %d bod%s, loaded by the model option 'nonphysical'\n", m->nonphysical,
+               m->nonphysical > 1 ? "ies" : "y");
     printf("warnings    %d\n", m->nwarn);
     for (int k = 0; k < m->nwarn; k++) printf("  %s\n", m->warn[k]);
     rbd_model_free(m);

@@ -15,7 +15,7 @@ static const char help[] =
     "on the model, cycling through a pool of P random states (default 32),\n"
     "without timing anything, then prints 'METHOD MODEL C calls'.  Meant to\n"
     "run under a counting tool; see scripts/instructions.\n\n"
-    "  --model SPEC   e.g. autotree:N=100,bf=1 or urdf:PATH[,freeflyer]\n"
+    "  --model SPEC   e.g. autotree:N=100,bf=1 or urdf:PATH[,OPTION]... (README.md, \"Model options\")\n"
     "  --calls C      number of evaluations (>= 0)\n"
     "  -h, --help\n";
 

@@ -4,6 +4,7 @@
 #define RBD_META_H
 
 #include <jansson.h>
+#include "rbdiff/rbd.h"
 
 /* The command line as one shell-quoted string (malloc'ed). */
 char *meta_cmdline(int argc, char **argv);
@@ -19,6 +20,12 @@ const char *meta_build_id(void);
 /* 0 if DIR has no meta.json or one with this build id; else RBD_EINVAL
  * with a message naming both builds. */
 int meta_check_same_build(const char *dir);
+
+/* Remembers the notices of m (rbd_model.notice: an inertia clamped, a body
+ * not physical loaded by the model option 'nonphysical'); meta_write
+ * records every model's as "model_notices": [{"spec", "nonphysical",
+ * "notices"}]. */
+void meta_note_model(const rbd_model *m);
 
 /* Writes DIR/meta.json atomically.  An existing meta.json's invocations
  * are kept, so a resumed run records every command that added rows.

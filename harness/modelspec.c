@@ -4,27 +4,38 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "meta.h"
 #include "modelspec.h"
 #include "datadir.h"
 
-static const char ff_sfx[] = ",freeflyer";
+static int load(const char *spec, rbd_model **m);
 
+/* The inertia rule's notices go with every result: on stderr at each load,
+ * into meta.json (meta_note_model), and the spec's options into every table
+ * row and plot key (spec_label). */
 int model_from_spec(const char *spec, rbd_model **m)
+{
+    int rc = load(spec, m);
+    if (rc) return rc;
+    for (int k = 0; k < (*m)->nnotice; k++) fprintf(stderr, "rbdiff: %s: warning: %s\n", spec, (*m)->notice[k]);
+    meta_note_model(*m);
+    return rc;
+}
+
+static int load(const char *spec, rbd_model **m)
 {
     if (!spec || strncmp(spec, "urdf:", 5) || spec[5] == '/' || !spec[5]) return rbd_model_from_spec(spec, NULL, m);
     const char *path = spec + 5;
-    size_t len = strlen(path), sl = sizeof ff_sfx - 1;
-    int ff = len > sl && !strcmp(path + len - sl, ff_sfx);
-    if (ff) len -= sl;
+    size_t len = rbd_urdf_spec_split(path, NULL, NULL);
     char file[4096];
     if (len >= sizeof file) return rbd_fail(RBD_EINVAL, "model spec '%s': path too long", spec);
     memcpy(file, path, len);
     file[len] = 0;
     if (access(file, F_OK) == 0) return rbd_model_from_spec(spec, NULL, m);
-    char bare[4200], alt[4300];
+    char bare[4200], alt[8400];
     if (data_path(bare, sizeof bare, file)) return rbd_fail(RBD_EINVAL, "model spec '%s': path too long", spec);
     if (access(bare, F_OK) != 0) return rbd_model_from_spec(spec, NULL, m);  /* its message names the path */
-    snprintf(alt, sizeof alt, "urdf:%s%s", bare, ff ? ff_sfx : "");
+    snprintf(alt, sizeof alt, "urdf:%s%s", bare, path + len);                /* the options as given */
     rbd_model *out = NULL;
     int rc = rbd_model_from_spec(alt, NULL, &out);
     if (rc) return rc;
@@ -62,7 +73,7 @@ int robot_spec(const char *tok, char *buf, size_t len)
                   (*p >= 'A' && *p <= 'Z')))
                 return rbd_fail(RBD_EPARSE, "robots: '%s' is not a robot name, path or spec", tok);
     snprintf(buf, len, "urdf:%s%s%s%s", is_path ? "" : "tests/models/", name, is_path ? "" : ".urdf",
-             ff ? ff_sfx : "");
+             ff ? ",freeflyer" : "");
     return RBD_OK;
 }
 
@@ -77,11 +88,18 @@ void spec_label(const char *spec, char *buf, size_t len)
 {
     if (!strncmp(spec, "autotree:", 9)) { snprintf(buf, len, "%s", spec + 9); return; }
     if (strncmp(spec, "urdf:", 5)) { snprintf(buf, len, "%s", spec); return; }
-    const char *path = spec + 5, *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    size_t n = strlen(base), sl = sizeof ff_sfx - 1;
-    int ff = n > sl && !strcmp(base + n - sl, ff_sfx);
-    if (ff) n -= sl;
+    /* the model options as marks: hyq+ff, atlas_grid+nonphysical (so that every
+     * table row and plot key says how the model was loaded) */
+    const char *path = spec + 5;
+    int ff = 0;
+    rbd_model_opts o;
+    rbd_model_opts_default(&o);
+    size_t n = rbd_urdf_spec_split(path, &ff, &o);
+    const char *base = path;
+    for (size_t k = 0; k < n; k++)
+        if (path[k] == '/') base = path + k + 1;
+    n -= (size_t)(base - path);
     if (n > 5 && !strncmp(base + n - 5, ".urdf", 5)) n -= 5;
-    snprintf(buf, len, "%.*s%s", (int)n, base, ff ? "+ff" : "");
+    snprintf(buf, len, "%.*s%s%s%s%s", (int)n, base, ff ? "+ff" : "", o.continuous_revolute ? "+revolute" : "",
+             o.strict ? "+strict" : "", o.nonphysical ? "+nonphysical" : "");
 }

@@ -86,21 +86,11 @@ int peer_func_find(const rbd_peer *p, const char *fn)
 
 /* ---------------------------------------------------------------- the model */
 
-int peer_model_load(const rbd_peer *p, const rbd_model *m, peer_model *out)
+int peer_model_load_file(const rbd_peer *p, const rbd_model *m, const char *urdf, peer_model *out)
 {
     memset(out, 0, sizeof *out);
-    const char *tmp = getenv("TMPDIR");
-    char path[1100];
-    snprintf(path, sizeof path, "%s/rbdiff-peer-XXXXXX.urdf", tmp && *tmp ? tmp : "/tmp");
-    int fd = mkstemps(path, 5);
-    if (fd < 0) return rbd_fail(RBD_EIO, "peer %s: cannot create a temporary URDF file %s", p->name, path);
-    FILE *f = fdopen(fd, "w");
-    if (!f) { close(fd); unlink(path); return rbd_fail(RBD_EIO, "peer %s: cannot write %s", p->name, path); }
-    int rc = rbd_urdf_write(m, f);
-    if (fclose(f) && !rc) rc = rbd_fail(RBD_EIO, "peer %s: write error on %s", p->name, path);
-    rbd_peer_joint *j = rc ? NULL : calloc((size_t)m->nb, sizeof *j);
-    if (!rc && !j) rc = rbd_fail(RBD_ENOMEM, "out of memory");
-    if (rc) { free(j); unlink(path); return rc; }
+    rbd_peer_joint *j = calloc((size_t)m->nb, sizeof *j);
+    if (!j) return rbd_fail(RBD_ENOMEM, "out of memory");
     /* our joints in the user order, with their user offsets */
     for (int k = 0; k < m->nb; k++) {
         rbd_peer_joint *u = &j[m->user_body[k]];
@@ -115,13 +105,29 @@ int peer_model_load(const rbd_peer *p, const rbd_model *m, peer_model *out)
         memcpy(u->Ic, m->inertial[k].Ic, sizeof u->Ic);
     }
     char err[1024] = "";
-    out->pm = p->api->load(path, m->nb, j, m->nq, m->nv, err, sizeof err);
+    out->pm = p->api->load(urdf, m->nb, j, m->nq, m->nv, err, sizeof err);
     free(j);
-    unlink(path);
     if (!out->pm) return rbd_fail(RBD_EINVAL, "peer %s cannot take %s: %s", p->name, m->spec ? m->spec : "the model", err);
     out->peer = p;
     out->m = m;
     return RBD_OK;
+}
+
+int peer_model_load(const rbd_peer *p, const rbd_model *m, peer_model *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *tmp = getenv("TMPDIR");
+    char path[1100];
+    snprintf(path, sizeof path, "%s/rbdiff-peer-XXXXXX.urdf", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemps(path, 5);
+    if (fd < 0) return rbd_fail(RBD_EIO, "peer %s: cannot create a temporary URDF file %s", p->name, path);
+    FILE *f = fdopen(fd, "w");
+    if (!f) { close(fd); unlink(path); return rbd_fail(RBD_EIO, "peer %s: cannot write %s", p->name, path); }
+    int rc = rbd_urdf_write(m, f);
+    if (fclose(f) && !rc) rc = rbd_fail(RBD_EIO, "peer %s: write error on %s", p->name, path);
+    if (!rc) rc = peer_model_load_file(p, m, path, out);
+    unlink(path);
+    return rc;
 }
 
 void peer_model_free(peer_model *pm)
@@ -243,17 +249,9 @@ int peer_check_func(const peer_model *pm, int f, uint64_t seed, peer_check *c)
         rm[b] = xv + nv + (size_t)b * nn;
         xm[b] = rm[b] + 3 * nn;
     }
-    user_pool u = { 0 };
-    void *ctx = NULL;
-    char err[1024] = "";
     int rc = ours_eval(m, pf, seed, rv, rm, pf->tol_cond > 0 ? &c->kappa : NULL);
     if (!rc && pf->tol_cond > 0 && pf->tol_cond * c->kappa > c->tol) c->tol = pf->tol_cond * c->kappa;
-    if (!rc) rc = user_pool_draw(m, 1, seed, &u);
-    if (!rc && !(ctx = api->bind(pm->pm, f, 1, u.q, u.v, u.a, u.tau, err, sizeof err)))
-        rc = rbd_fail(RBD_EINVAL, "%s: %s", pm->peer->row[f], err);
-    if (!rc && api->call(ctx, 0)) rc = rbd_fail(RBD_EINVAL, "%s failed on %s", pm->peer->row[f], m->spec);
-    if (!rc && api->result(ctx, xv, xm[0], xm[1], xm[2], err, sizeof err))
-        rc = rbd_fail(RBD_EINVAL, "%s: %s", pm->peer->row[f], err);
+    if (!rc) rc = peer_eval_func(pm, f, seed, xv, xm, NULL, NULL, NULL, NULL);
     if (!rc) {
         static const char *const names[][4] = {
             [RBD_PEER_ID_DERIVS] = { "tau", "dtau_dq", "dtau_dv", NULL },
@@ -269,9 +267,33 @@ int peer_check_func(const peer_model *pm, int f, uint64_t seed, peer_check *c)
         size_t len = strlen(c->worst);
         if (isfinite(c->kappa)) snprintf(c->worst + len, sizeof c->worst - len, "; kappa(M) %.2g", c->kappa);
     }
+    free(buf);
+    return rc;
+}
+
+int peer_eval_func(const peer_model *pm, int f, uint64_t seed, double *vec, double *mat[3], double *q, double *v,
+                   double *a, double *tau)
+{
+    const rbd_peer_api *api = pm->peer->api;
+    const rbd_model *m = pm->m;
+    user_pool u = { 0 };
+    void *ctx = NULL;
+    char err[1024] = "";
+    int rc = user_pool_draw(m, 1, seed, &u);
+    if (!rc && !(ctx = api->bind(pm->pm, f, 1, u.q, u.v, u.a, u.tau, err, sizeof err)))
+        rc = rbd_fail(RBD_EINVAL, "%s: %s", pm->peer->row[f], err);
+    if (!rc && api->call(ctx, 0)) rc = rbd_fail(RBD_EINVAL, "%s failed on %s", pm->peer->row[f], m->spec);
+    if (!rc && api->result(ctx, vec, mat[0], mat[1], mat[2], err, sizeof err))
+        rc = rbd_fail(RBD_EINVAL, "%s: %s", pm->peer->row[f], err);
+    if (!rc) {
+        size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
+        if (q) memcpy(q, u.q, sizeof(double) * nq);
+        if (v) memcpy(v, u.v, sizeof(double) * nv);
+        if (a) memcpy(a, u.a, sizeof(double) * nv);
+        if (tau) memcpy(tau, u.tau, sizeof(double) * nv);
+    }
     if (ctx) api->unbind(ctx);
     user_pool_free(&u);
-    free(buf);
     return rc;
 }
 

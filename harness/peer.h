@@ -43,6 +43,10 @@ typedef struct {
 /* Writes m as URDF to a temporary file, has the peer load it (matching
  * joints by name), removes the file.  Errors name the peer and the reason. */
 int peer_model_load(const rbd_peer *p, const rbd_model *m, peer_model *out);
+/* The same from a URDF file of the user's (the one m was loaded from, fixed
+ * base): the peer reads the file itself, so its nq, nv and joints are
+ * compared with ours as it reads them, not as we export them. */
+int peer_model_load_file(const rbd_peer *p, const rbd_model *m, const char *urdf, peer_model *out);
 void peer_model_free(peer_model *pm);
 
 /* The cross-check of one function at the first state of the pool drawn
@@ -57,6 +61,13 @@ typedef struct {
     char worst[160];        /* the block and entry of err, both values */
 } peer_check;
 int peer_check_func(const peer_model *pm, int f, uint64_t seed, peer_check *out);
+/* The peer's outputs of function f at the first state of the pool drawn
+ * from seed, in the user numbering, laid out as its result() lays them out
+ * (vec: nv; mat[0..2]: nv x nv each); with q, v, a, tau (if non-NULL) that
+ * state in the user numbering (nq, nv, nv, nv).  For stored reference
+ * values (tests/pinocchio/reference/warts.*). */
+int peer_eval_func(const peer_model *pm, int f, uint64_t seed, double *vec, double *mat[3], double *q, double *v,
+                   double *a, double *tau);
 
 /* A timeable of function f on a pool of `pool` states drawn from seed: the
  * very states timeable_method draws, converted to the user numbering. */

@@ -338,7 +338,7 @@ int sweep_config_set(sweep_config *c, const char *key, const char *v, const char
     case 7:
     case 23:
         if (strncmp(v, "urdf:", 5) && strncmp(v, "autotree:", 9))
-            return rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not a model spec (urdf:PATH[,freeflyer] or "
+            return rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not a model spec (urdf:PATH[,OPTION]... or "
                             "autotree:N=..,bf=..)", where, key, v);
         return k == 7 ? push_str(&c->models, &c->nmodels, v) : push_str(&c->acc_models, &c->nacc_models, v);
     case 8:

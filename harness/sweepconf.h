@@ -12,7 +12,7 @@
  *   bf           = 1, 2, 5            branching factors >= 1
  *   skew         = 0                  autoTree skew (radians)
  *   taper        = 1                  autoTree taper (> 0)
- *   model        = urdf:PATH[,freeflyer]   an extra model (repeatable)
+ *   model        = urdf:PATH[,OPTION]...  an extra model (repeatable; README.md "Model options")
  *   seed         = 1                  random-state seed
  *   pool         = 32                 random states per measurement
  *   batches      = 11                 timed batches per measurement

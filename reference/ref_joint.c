@@ -52,10 +52,19 @@ int ref_jcalc_xup(ref_ws *w, int i)
     mpc_ptr XJ = w->s + 20, R = w->s + 32, cs = w->s + 44;
     vzero(XJ, 12);
     switch (j->type) {
-    case RBD_JOINT_REVOLUTE: {
+    case RBD_JOINT_REVOLUTE:
+    case RBD_JOINT_CONTINUOUS: {
         /* Rodrigues: R = c 1 + s [u]x + (1 - c) u u^T, E = R^T */
         mpc_ptr c = cs, sn = cs + 1, omc = cs + 2, u = cs + 3;
-        mpc_sin_cos(sn, c, q, RN, RN);
+        if (j->type == RBD_JOINT_REVOLUTE) mpc_sin_cos(sn, c, q, RN, RN);
+        else {
+            /* q = (cos t, sin t) / sqrt(q.q), as joint_tpl.h */
+            mpc_sqr(omc, q, RN);
+            cx_mac(w, omc, q + 1, q + 1);
+            mpc_sqrt(omc, omc, RN);
+            mpc_div(c, q, omc, RN);
+            mpc_div(sn, q + 1, omc, RN);
+        }
         mpc_ui_sub(omc, 1, c, RN);
         for (int k = 0; k < 3; k++) mpc_set_d(u + k, j->axis[k], RN);
         for (int a = 0; a < 3; a++)
@@ -129,6 +138,14 @@ int ref_perturb_q(ref_ws *w, int i, int k, long h_log2)
     case RBD_JOINT_REVOLUTE:
     case RBD_JOINT_PRISMATIC:
         mpc_add(w->q + o, w->q0 + o, t, RN);
+        break;
+    case RBD_JOINT_CONTINUOUS:
+        /* (c, s) rotated by the angle t: (c cos t - s sin t, s cos t + c sin t) */
+        mpc_sin_cos(e + 1, e, t, RN, RN);
+        mpc_mul(w->q + o, w->q0 + o, e, RN);
+        cx_msc(w, w->q + o, w->q0 + o + 1, e + 1);
+        mpc_mul(w->q + o + 1, w->q0 + o + 1, e, RN);
+        cx_mac(w, w->q + o + 1, w->q0 + o, e + 1);
         break;
     case RBD_JOINT_SPHERICAL:
         quat_exp_axis(w, t, k, e);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "testutil.h"
 #include "peer.h"
+#include "rbdiff/rbd_io.h"
 
 #define MODELS RBD_SOURCE_DIR "/tests/models/"
 
@@ -85,6 +86,116 @@ static void test_every_function_agrees(void **state)
     close_peers(p, np);
 }
 
+/* With $RBD_WRITE_PINOCCHIO_REFERENCE = DIR: Pinocchio's values on the wart
+ * robot (fixed base, read from the file by Pinocchio) at the first state of
+ * seed 3's pool, as DIR/warts.state and DIR/warts.expected
+ * (tests/pinocchio/reference/README.md's format). */
+static void write_reference(const peer_model *pm, const char *dir)
+{
+    const rbd_model *m = pm->m;
+    size_t nv = (size_t)m->nv, nn = nv * nv;
+    double *buf = calloc((size_t)m->nq + 4 * nv + 4 * nv + 16 * nn, sizeof *buf);
+    assert_non_null(buf);
+    double *q = buf, *v = q + m->nq, *a = v + nv, *tau = a + nv, *vec = tau + nv, *mat = vec + 4 * nv;
+    char path[1200];
+    snprintf(path, sizeof path, "%s/warts.expected", dir);
+    FILE *ex = fopen(path, "w");
+    if (!ex) fail_msg("cannot write %s", path);
+    fprintf(ex, "# expected outputs for warts.state (tau = ID at q,v,a; qdd, dqdd_* = FD at q,v,tau), computed by "
+                "the live Pinocchio peer (tests/test_harness_peers.c, RBD_WRITE_PINOCCHIO_REFERENCE)\n");
+    static const char *const fn[4] = { "computeRNEADerivatives", "computeABADerivatives", "crba", "computeMinverse" };
+    static const char *const names[4][4] = { { "tau", "dtau_dq", "dtau_dv", NULL },
+                                             { "qdd", "dqdd_dq", "dqdd_dv", "dqdd_dtau" },
+                                             { NULL, "M", NULL, NULL }, { NULL, "Minv", NULL, NULL } };
+    for (int k = 0; k < 4; k++) {
+        int f = peer_func_find(pm->peer, fn[k]);
+        assert_true(f >= 0);
+        double *mm[3] = { mat, mat + nn, mat + 2 * nn };
+        if (peer_eval_func(pm, f, 3, vec, mm, q, v, a, tau)) fail_msg("%s: %s", fn[k], rbd_last_error());
+        if (names[k][0]) rbd_block_write(ex, names[k][0], (int)nv, 1, vec);
+        for (int b = 0; b < 3; b++)
+            if (names[k][b + 1]) rbd_block_write(ex, names[k][b + 1], (int)nv, (int)nv, mm[b]);
+    }
+    fclose(ex);
+    snprintf(path, sizeof path, "%s/warts.state", dir);
+    FILE *st = fopen(path, "w");
+    if (!st) fail_msg("cannot write %s", path);
+    fprintf(st, "# state for warts (tu_wart_robot in tests/testutil.c, fixed base); values from a Pinocchio 3.7.0 "
+                "run through the live peer (see README.md)\n# joints in velocity order:");
+    for (int u = 0; u < m->nb; u++)
+        for (int k = 0; k < m->nb; k++)
+            if (m->user_body[k] == u)
+                fprintf(st, " %s(%s,nq=%d,nv=%d)", m->joint_name[k], rbd_joint_type_name(m->joint[k].type),
+                        m->nq_of[k], m->nv_of[k]);
+    const char *vn[4] = { "q", "v", "a", "tau" };
+    const double *vx[4] = { q, v, a, tau };
+    for (int k = 0; k < 4; k++) {
+        fprintf(st, "\n%s", vn[k]);
+        for (int i = 0; i < (k ? m->nv : m->nq); i++) fprintf(st, " %.17g", vx[k][i]);
+    }
+    fputc('\n', st);
+    fclose(st);
+    print_message("wrote %s and warts.expected\n", path);
+    free(buf);
+}
+
+/* The wart robot of tu_wart_robot (continuous joints, a rounding-size
+ * inertia clamped, a non-physical light link merged through a fixed joint,
+ * a mimic joint) and a body loaded by 'nonphysical': Pinocchio reads the
+ * files themselves and must find our nq, nv and joints, and every function
+ * (tau, dtau/dq, M, dqdd/dq, ...) must agree; with a free-flyer root through
+ * our export.  Peers without continuous joints (MuJoCo's hinge has nq = 1)
+ * must refuse the wart robot with a message (MuJoCo's own inertia check
+ * refuses the file first, its joint check our export). */
+static void test_warts_match_pinocchio(void **state)
+{
+    (void)state;
+    int np;
+    rbd_peer *p = open_peers(&np);
+    if (!np) skip();
+    const char *wart = tu_wart_robot("warts_peer.urdf");
+    char spec[3][1400];
+    const char *file[3] = { wart, wart, RBD_SOURCE_DIR "/tests/catalog/inputs/wart_impossible_body.urdf" };
+    snprintf(spec[0], sizeof spec[0], "urdf:%s", wart);
+    snprintf(spec[1], sizeof spec[1], "urdf:%s,freeflyer", wart);
+    snprintf(spec[2], sizeof spec[2], "urdf:%s,nonphysical", file[2]);
+    int pin = 0;
+    for (int k = 0; k < np; k++) {
+        int cont = !strcmp(p[k].name, "pinocchio");
+        pin += cont;
+        for (int s = 0; s < 3; s++) {
+            rbd_model *m = tu_model(spec[s]);
+            peer_model pm;
+            int rc = s == 1 ? peer_model_load(&p[k], m, &pm) : peer_model_load_file(&p[k], m, file[s], &pm);
+            if (!cont) {
+                if (s < 2) {
+                    if (!rc) fail_msg("%s took continuous joints with nq = 2", p[k].name);
+                    print_message("%s refuses %s: %s\n", p[k].name, spec[s], rbd_last_error());
+                    assert_non_null(strstr(rbd_last_error(), "cannot take"));
+                } else if (!rc) {
+                    peer_model_free(&pm);
+                }
+                rbd_model_free(m);
+                continue;
+            }
+            if (rc) fail_msg("%s on %s: %s", p[k].name, spec[s], rbd_last_error());
+            const char *dir = getenv("RBD_WRITE_PINOCCHIO_REFERENCE");
+            if (s == 0 && dir && *dir) write_reference(&pm, dir);
+            for (int f = 0; f < p[k].api->nfunc; f++) {
+                peer_check c;
+                if (peer_check_func(&pm, f, 3, &c)) fail_msg("%s on %s: %s", p[k].row[f], spec[s], rbd_last_error());
+                if (!c.pass)
+                    fail_msg("%s on %s: %.3g relative > %.3g, at %s", p[k].row[f], spec[s], c.err, c.tol, c.worst);
+                print_message("%-34s %-60s %.2g\n", p[k].row[f], strrchr(spec[s], '/') + 1, c.err);
+            }
+            peer_model_free(&pm);
+            rbd_model_free(m);
+        }
+    }
+    if (!pin) print_message("no Pinocchio peer: the wart robot was not compared\n");
+    close_peers(p, np);
+}
+
 /* The peer loads a chain with taper 0.9 and is checked against one with
  * taper 0.8: same joints, other masses.  Every function must fail. */
 static void test_a_different_model_is_caught(void **state)
@@ -133,6 +244,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_function_agrees),
+        cmocka_unit_test(test_warts_match_pinocchio),
         cmocka_unit_test(test_a_different_model_is_caught),
         cmocka_unit_test(test_missing_peer_says_why),
     };

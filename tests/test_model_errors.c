@@ -101,12 +101,15 @@ static void test_bad_inertia(void **s)
     in = good_body();
     in.Ic[1] = 0.02;                               /* Ic[3] stays 0 */
     expect(build2(&RZ, &X, &in, 0, 0, NULL), RBD_EINVAL, "link2", "not symmetric");
+    /* by default the message names the body and the eigenvalue (README.md, "Inertia rule") */
     in = good_body();
     in.Ic[0] = -0.01;
-    expect(build2(&RZ, &X, &in, 0, 0, NULL), RBD_EINVAL, "link2", "positive semi-definite");
+    expect(build2(&RZ, &X, &in, 0, 0, NULL), RBD_EINVAL, "link2", "include the negative eigenvalue -0.01");
+    expect(build2(&RZ, &X, &in, 0, 1, NULL), RBD_EINVAL, "link2", "not positive semi-definite (strict mode)");
     in = good_body();
     in.Ic[1] = in.Ic[3] = 0.2;                     /* diagonal >= 0, but det of the xy minor < 0 */
-    expect(build2(&RZ, &X, &in, 0, 0, NULL), RBD_EINVAL, "link2", "positive semi-definite");
+    expect(build2(&RZ, &X, &in, 0, 0, NULL), RBD_EINVAL, "link2", "not a physical body");
+    expect(build2(&RZ, &X, &in, 0, 1, NULL), RBD_EINVAL, "link2", "positive semi-definite");
     /* point masses and massless links with mass below them are legal */
     in = good_body();
     memset(in.Ic, 0, sizeof in.Ic);
@@ -120,12 +123,9 @@ static void test_triangle_inequality(void **s)
     rbd_body_inertia in = good_body();
     in.Ic[0] = 0.01; in.Ic[4] = 0.01; in.Ic[8] = 0.05;     /* 0.05 > 0.01 + 0.01 */
     rbd_model *m = NULL;
-    assert_int_equal(build2(&RZ, &X, &in, 0, 0, &m), 0);   /* a warning by default */
-    assert_int_equal(m->nwarn, 1);
-    assert_non_null(strstr(m->warn[0], "link2"));
-    assert_non_null(strstr(m->warn[0], "triangle"));
-    rbd_model_free(m);
-    expect(build2(&RZ, &X, &in, 0, 1, NULL), RBD_EINVAL, "link2", "triangle");   /* an error when strict */
+    /* not physical (README.md, "Inertia rule"): refused by default and when strict */
+    expect(build2(&RZ, &X, &in, 0, 0, NULL), RBD_EINVAL, "link2", "violate the triangle inequality: excess 0.03");
+    expect(build2(&RZ, &X, &in, 0, 1, NULL), RBD_EINVAL, "link2", "triangle");
     in = good_body();
     assert_int_equal(build2(&RZ, &X, &in, 0, 1, &m), 0);
     assert_int_equal(m->nwarn, 0);

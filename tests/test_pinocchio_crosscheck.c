@@ -11,7 +11,7 @@
  * so every output goes through rbd_v_to_user / rbd_mat_to_user.  The ID
  * values are at (q, v, a), the FD values at (q, v, tau) (reference/README.md).
  * The URDF cases load rbdiff's copies of the robots (tests/models/, the same
- * bytes as the shared models/).
+ * bytes as the shared models/); "warts" the robot tests/testutil.c writes.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -31,6 +31,10 @@ static const struct { const char *name, *spec; } cases[] = {
     { "double_pendulum", "urdf:" MODELS "double_pendulum.urdf" },
     { "ur5", "urdf:" MODELS "ur5.urdf" },
     { "hyq_freeflyer", "urdf:" MODELS "hyq.urdf,freeflyer" },
+    /* the robot with real-world URDF warts (issue 21), written by tu_wart_robot:
+     * continuous joints with q = (cos, sin), a rounding-size inertia, a light
+     * non-physical link on a fixed joint, a mimic joint */
+    { "warts", "urdf:" RBD_BINARY_DIR "/tests/warts_crosscheck.urdf" },
 };
 enum { NCASES = sizeof cases / sizeof cases[0] };
 
@@ -53,6 +57,7 @@ static void case_load(int k, case_data *c)
     char st[256], ex[256];
     snprintf(st, sizeof st, "reference/%s.state", cases[k].name);
     snprintf(ex, sizeof ex, "reference/%s.expected", cases[k].name);
+    if (!strcmp(cases[k].name, "warts")) tu_wart_robot("warts_crosscheck.urdf");
     c->m = tu_model(cases[k].spec);
     if (rbd_state_file_read(tu_shared_path(0, st), c->m, &c->sf)) fail_msg("%s: %s", st, rbd_last_error());
     if (rbd_blocks_read(tu_shared_path(1, ex), &c->b, &c->nb)) fail_msg("%s: %s", ex, rbd_last_error());

@@ -477,7 +477,8 @@ static void test_bad_files(void **s)
         { "short_vector.urdf", RBD_EPARSE, "short_vector.urdf:13:", "expected 3 numbers, found 2" },
         { "missing_attr.urdf", RBD_EPARSE, "missing_attr.urdf:10:", "joint 'j1': <joint> has no 'type'" },
         { "negative_mass.urdf", RBD_EINVAL, "negative_mass.urdf:6:", "link 'l1': <mass value=\"-2.5\">" },
-        { "non_psd.urdf", RBD_EINVAL, "non_psd.urdf:7:", "link 'l1': <inertia> is not positive semi-definite" },
+        { "non_psd.urdf", RBD_EINVAL, "non_psd.urdf:4:", "body 1 ('l1'): principal moments of inertia about the "
+          "CoM (-2, 1, 4) include the negative eigenvalue -2" },
         { "massless.urdf", RBD_ESINGULAR, "massless.urdf", "joint 'sensor_joint' moves no mass" },
         { "no_such_file.urdf", RBD_EIO, "no_such_file.urdf", "cannot open" },
         { ".", RBD_EIO, "urdf/.", "cannot read: Is a directory" },

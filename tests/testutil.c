@@ -132,3 +132,64 @@ rbd_model *tu_multidof_chain(void)
     rbd_builder_free(b);
     return m;
 }
+
+static const char wart_robot[] =
+    "<?xml version=\"1.0\"?>\n"
+    "<robot name=\"warts\">\n"
+    "  <link name=\"pelvis\"><inertial><origin xyz=\"0 0 0.05\"/><mass value=\"6\"/>"
+    "<inertia ixx=\"0.05\" ixy=\"0\" ixz=\"0\" iyy=\"0.04\" iyz=\"0\" izz=\"0.06\"/></inertial></link>\n"
+    "  <link name=\"torso\"><inertial><origin xyz=\"0.02 0 0.25\" rpy=\"0.1 0 0.2\"/><mass value=\"12\"/>"
+    "<inertia ixx=\"0.3\" ixy=\"0.01\" ixz=\"0\" iyy=\"0.25\" iyz=\"0.02\" izz=\"0.12\"/></inertial></link>\n"
+    "  <link name=\"imu\"><inertial><mass value=\"1e-6\"/>"
+    "<inertia ixx=\"1e-9\" ixy=\"5e-9\" ixz=\"0\" iyy=\"1e-9\" iyz=\"0\" izz=\"1e-9\"/></inertial></link>\n"
+    "  <link name=\"head\"><inertial><origin xyz=\"0.01 0 0.02\"/><mass value=\"0.001\"/>"
+    "<inertia ixx=\"-5.42e-20\" ixy=\"0\" ixz=\"0\" iyy=\"-5.42e-20\" iyz=\"0\" izz=\"0\"/></inertial></link>\n"
+    "  <link name=\"l_arm\"><inertial><origin xyz=\"0 0.1 -0.1\"/><mass value=\"2\"/>"
+    "<inertia ixx=\"0.02\" ixy=\"0\" ixz=\"0.001\" iyy=\"0.02\" iyz=\"0\" izz=\"0.005\"/></inertial></link>\n"
+    "  <link name=\"l_forearm\"><inertial><origin xyz=\"0 0 -0.12\"/><mass value=\"1.2\"/>"
+    "<inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.01\" iyz=\"0\" izz=\"0.002\"/></inertial></link>\n"
+    "  <link name=\"l_hand\"><inertial><origin xyz=\"0 0 -0.05\"/><mass value=\"0.4\"/>"
+    "<inertia ixx=\"0.001\" ixy=\"0\" ixz=\"0\" iyy=\"0.0012\" iyz=\"0\" izz=\"0.0008\"/></inertial></link>\n"
+    "  <link name=\"r_arm\"><inertial><origin xyz=\"0 -0.1 -0.1\"/><mass value=\"2\"/>"
+    "<inertia ixx=\"0.02\" ixy=\"0\" ixz=\"0\" iyy=\"0.02\" iyz=\"0\" izz=\"0.005\"/></inertial></link>\n"
+    "  <link name=\"r_finger_a\"><inertial><origin xyz=\"0 0.01 -0.02\"/><mass value=\"0.05\"/>"
+    "<inertia ixx=\"1e-5\" ixy=\"0\" ixz=\"0\" iyy=\"1e-5\" iyz=\"0\" izz=\"1e-5\"/></inertial></link>\n"
+    "  <link name=\"r_finger_b\"><inertial><origin xyz=\"0 -0.01 -0.02\"/><mass value=\"0.05\"/>"
+    "<inertia ixx=\"1e-5\" ixy=\"0\" ixz=\"0\" iyy=\"1e-5\" iyz=\"0\" izz=\"1e-5\"/></inertial></link>\n"
+    "  <link name=\"thigh\"><inertial><origin xyz=\"0 0 -0.2\"/><mass value=\"4\"/>"
+    "<inertia ixx=\"0.06\" ixy=\"0\" ixz=\"0\" iyy=\"0.06\" iyz=\"0\" izz=\"0.01\"/></inertial></link>\n"
+    "  <link name=\"shin\"><inertial><origin xyz=\"0 0 -0.2\"/><mass value=\"3\"/>"
+    "<inertia ixx=\"0.04\" ixy=\"0\" ixz=\"0\" iyy=\"0.04\" iyz=\"0\" izz=\"0.006\"/></inertial></link>\n"
+    "  <joint name=\"waist\" type=\"continuous\"><origin xyz=\"0 0 0.1\"/><parent link=\"pelvis\"/>"
+    "<child link=\"torso\"/><axis xyz=\"0 0 1\"/></joint>\n"
+    "  <joint name=\"imu_mount\" type=\"fixed\"><origin xyz=\"0.05 0 0.3\" rpy=\"0 0.3 0\"/>"
+    "<parent link=\"torso\"/><child link=\"imu\"/></joint>\n"
+    "  <joint name=\"neck\" type=\"revolute\"><origin xyz=\"0 0 0.45\"/><parent link=\"torso\"/>"
+    "<child link=\"head\"/><axis xyz=\"0 1 0\"/><limit lower=\"-1\" upper=\"1\" effort=\"5\" velocity=\"2\"/></joint>\n"
+    "  <joint name=\"l_shoulder\" type=\"continuous\"><origin xyz=\"0 0.2 0.4\" rpy=\"0.2 0 0\"/>"
+    "<parent link=\"torso\"/><child link=\"l_arm\"/><axis xyz=\"0.36 0.48 0.8\"/></joint>\n"
+    "  <joint name=\"l_elbow\" type=\"revolute\"><origin xyz=\"0 0.1 -0.25\"/><parent link=\"l_arm\"/>"
+    "<child link=\"l_forearm\"/><axis xyz=\"0 1 0\"/><limit lower=\"-2\" upper=\"2\" effort=\"5\" velocity=\"2\"/></joint>\n"
+    "  <joint name=\"l_wrist\" type=\"continuous\"><origin xyz=\"0 0 -0.25\"/><parent link=\"l_forearm\"/>"
+    "<child link=\"l_hand\"/><axis xyz=\"1 0 0\"/></joint>\n"
+    "  <joint name=\"r_shoulder\" type=\"revolute\"><origin xyz=\"0 -0.2 0.4\"/><parent link=\"torso\"/>"
+    "<child link=\"r_arm\"/><axis xyz=\"0 1 0\"/><limit lower=\"-2\" upper=\"2\" effort=\"5\" velocity=\"2\"/></joint>\n"
+    "  <joint name=\"r_finger_a_joint\" type=\"prismatic\"><origin xyz=\"0 -0.02 -0.3\"/><parent link=\"r_arm\"/>"
+    "<child link=\"r_finger_a\"/><axis xyz=\"0 1 0\"/><limit lower=\"0\" upper=\"0.04\" effort=\"5\" velocity=\"1\"/></joint>\n"
+    "  <joint name=\"r_finger_b_joint\" type=\"prismatic\"><origin xyz=\"0 0.02 -0.3\"/><parent link=\"r_arm\"/>"
+    "<child link=\"r_finger_b\"/><axis xyz=\"0 -1 0\"/><limit lower=\"0\" upper=\"0.04\" effort=\"5\" velocity=\"1\"/>"
+    "<mimic joint=\"r_finger_a_joint\"/></joint>\n"
+    "  <joint name=\"hip\" type=\"revolute\"><origin xyz=\"0 0.1 -0.05\"/><parent link=\"pelvis\"/>"
+    "<child link=\"thigh\"/><axis xyz=\"0 1 0\"/><limit lower=\"-2\" upper=\"2\" effort=\"5\" velocity=\"2\"/></joint>\n"
+    "  <joint name=\"knee\" type=\"continuous\"><origin xyz=\"0 0 -0.4\"/><parent link=\"thigh\"/>"
+    "<child link=\"shin\"/><axis xyz=\"0 1 0\"/></joint>\n"
+    "</robot>\n";
+
+const char *tu_wart_robot(const char *name)
+{
+    static char path[1200];
+    snprintf(path, sizeof path, "%s/tests/%s", RBD_BINARY_DIR, name);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(wart_robot, f) < 0 || fclose(f)) fail_msg("cannot write %s", path);
+    return path;
+}

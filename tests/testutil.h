@@ -31,4 +31,13 @@ void tu_assert_close(const char *what, const double *X, const double *R, size_t 
 rbd_model *tu_multidof_tree(void);
 rbd_model *tu_multidof_chain(void);
 
+/* A small robot with the warts of public URDF files (issue 21): continuous
+ * joints (one about a general axis), a light link whose inertia is PSD only
+ * up to rounding (ixx = iyy = -5.42e-20), a link of mass 1e-6 on a fixed
+ * joint whose off-diagonal terms exceed its diagonal, a <mimic> joint.
+ * Written to RBD_BINARY_DIR/tests/NAME (a static buffer holds the path). */
+const char *tu_wart_robot(const char *name);
+/* Its numbers: joints that move, continuous ones among them. */
+enum { TU_WART_NV = 10, TU_WART_NCONT = 4 };
+
 #endif

@@ -58,7 +58,7 @@ typedef struct {
  * writes them, so a peer can compare its loaded model with rbdiff's. */
 typedef struct {
     const char *name;
-    int type;                /* rbd_joint_type: 0 revolute, 1 prismatic, 2 spherical, 3 free-flyer */
+    int type;                /* rbd_joint_type: 0 revolute, 1 prismatic, 2 spherical, 3 free-flyer, 4 continuous */
     int nq, nv;
     int idx_q, idx_v;        /* offsets into the user q and v                       */
     double mass, com[3];     /* the body's mass and centre of mass (body frame)     */

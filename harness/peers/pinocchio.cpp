@@ -5,9 +5,10 @@
  * library, so its side of the comparison is compiled here, with the
  * compiler and flags that suit it (CMakeLists.txt), behind the C table.
  *
- * The model is the URDF rbdiff wrote (revolute joints with nq = 1, a
- * free-flyer root as a "floating" joint); Pinocchio's joint conventions are
- * rbdiff's (free-flyer q = [x y z qx qy qz qw], v and tau in the base frame,
+ * The model is the URDF rbdiff wrote (revolute joints with nq = 1,
+ * continuous ones with q = (cos, sin), a free-flyer root as a "floating"
+ * joint); Pinocchio's joint conventions are rbdiff's (free-flyer
+ * q = [x y z qx qy qz qw], v and tau in the base frame,
  * tangent-space q derivatives), so the only conversion is the order of the
  * joints, matched by name.  Each bound function has a Data of its own, made
  * once, as a Pinocchio user keeps one: outputs Pinocchio writes only in part
@@ -84,12 +85,14 @@ void say(char *err, size_t len, const std::string &s)
 
 /* Whether Pinocchio's joint has the kind of rbdiff's joint of the same name
  * (RX, RY, RZ, RevoluteUnaligned; PX ... PrismaticUnaligned; the sizes are
- * compared by the caller, which rules out the (cos, sin) unbounded ones). */
+ * compared by the caller, which tells revolute (nq 1) from continuous,
+ * Pinocchio's unbounded RUB joints with q = (cos, sin)). */
 bool same_kind(const pinocchio::JointModel &j, const rbd_peer_joint &u)
 {
     const std::string s = j.shortname();
     switch (u.type) {
     case 0: return s.rfind("JointModelR", 0) == 0;
+    case 4: return s.rfind("JointModelRUB", 0) == 0 || s == "JointModelRevoluteUnboundedUnaligned";
     case 1: return s.rfind("JointModelP", 0) == 0;
     case 2: return s == "JointModelSpherical";
     case 3: return s == "JointModelFreeFlyer";

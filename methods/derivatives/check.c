@@ -24,16 +24,21 @@ int rbd_check_state(const rbd_model *m, const rbd_state *x, const char *who)
     if (!rc && x->a) rc = check_vec(m, who, "a", x->a, m->nv, m->user_v);
     if (!rc && x->tau) rc = check_vec(m, who, "tau", x->tau, m->nv, m->user_v);
     if (rc) return rc;
-    /* q / sqrt(q.q) of a zero quaternion is 0/0 (joint_tpl.h) */
+    /* q / sqrt(q.q) of a zero quaternion or a zero (cos, sin) pair is 0/0 (joint_tpl.h) */
     for (int i = 0; i < m->nb; i++) {
         rbd_joint_type t = m->joint[i].type;
-        if (t != RBD_JOINT_SPHERICAL && t != RBD_JOINT_FREEFLYER) continue;
-        const double *qu = x->q + m->idx_q[i] + (t == RBD_JOINT_FREEFLYER ? 3 : 0);
-        double n2 = qu[0] * qu[0] + qu[1] * qu[1] + qu[2] * qu[2] + qu[3] * qu[3];
+        int o, n;
+        const char *what;
+        if (t == RBD_JOINT_SPHERICAL) { o = 0; n = 4; what = "the quaternion"; }
+        else if (t == RBD_JOINT_FREEFLYER) { o = 3; n = 4; what = "the quaternion"; }
+        else if (t == RBD_JOINT_CONTINUOUS) { o = 0; n = 2; what = "(cos, sin)"; }
+        else continue;
+        const double *qu = x->q + m->idx_q[i] + o;
+        double n2 = 0;
+        for (int k = 0; k < n; k++) n2 += qu[k] * qu[k];
         if (!(n2 > 1e-20))
-            return rbd_fail(RBD_EINVAL, "%s: joint '%s': the quaternion q[%d..%d] is zero (not a rotation)", who,
-                            m->joint_name[i], m->user_q[m->idx_q[i]] + (t == RBD_JOINT_FREEFLYER ? 3 : 0),
-                            m->user_q[m->idx_q[i]] + (t == RBD_JOINT_FREEFLYER ? 6 : 3));
+            return rbd_fail(RBD_EINVAL, "%s: joint '%s': %s q[%d..%d] is zero (not a rotation)", who,
+                            m->joint_name[i], what, m->user_q[m->idx_q[i]] + o, m->user_q[m->idx_q[i]] + o + n - 1);
     }
     return RBD_OK;
 }
@@ -51,32 +56,6 @@ int rbd_check_output(const rbd_model *m, const char *who, const char *name, cons
                             m->user_v[j], x[k]);
         }
     return RBD_OK;
-}
-
-int rbd_mass_rcond(const rbd_model *m, const double *q, double *rcond)
-{
-    *rcond = 0;
-    for (int k = 0; k < m->nq; k++)
-        if (!isfinite(q[k])) return rbd_fail(RBD_ENONFINITE, "rcond: q[%d] is not finite", m->user_q[k]);
-    rbd_data *d = rbd_data_new(m);
-    double *M = d ? malloc(sizeof *M * (size_t)m->nv * (size_t)m->nv) : NULL;
-    if (!M) {
-        rbd_data_free(d);
-        return rbd_fail(RBD_ENOMEM, "rcond: out of memory for M (nv = %d)", m->nv);
-    }
-    int rc = rbd_crba(m, d, q, M);
-    if (!rc) {
-        const int n = m->nv;
-        double anorm = LAPACKE_dlansy(LAPACK_COL_MAJOR, '1', 'L', n, M, n);
-        /* not finite, or not positive definite: rcond stays 0 */
-        if (isfinite(anorm) && LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, M, n) == 0) {
-            double r = 0;
-            if (LAPACKE_dpocon(LAPACK_COL_MAJOR, 'L', n, M, n, anorm, &r) == 0 && isfinite(r)) *rcond = r;
-        }
-    }
-    free(M);
-    rbd_data_free(d);
-    return rc;
 }
 
 int rbd_explain_singular(const rbd_model *m, const double *q, int rc)

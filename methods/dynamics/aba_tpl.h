@@ -28,10 +28,11 @@ typedef struct {
 
 static inline double SP(re)(T x) { return creal(x); }
 
-/* a when body i's joint is revolute about the axis e_a of its frame, else -1 */
+/* a when body i's joint is revolute or continuous about the axis e_a of its
+ * frame, else -1 */
 static inline int SP(aba_axis)(const rbd_model *m, int i)
 {
-    return m->joint[i].type == RBD_JOINT_REVOLUTE ? m->joint[i].axis_id : -1;
+    return rbd_joint_is_rot1(m->joint[i].type) ? m->joint[i].axis_id : -1;
 }
 
 /*

@@ -10,7 +10,7 @@
 
 static inline int is_rz(const rbd_model *m, int i)
 {
-    return m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2;
+    return rbd_joint_is_rot1(m->joint[i].type) && m->joint[i].axis_id == 2;
 }
 
 /* row[c] = S^T F(:, c), c in [c0, c1) */

@@ -25,7 +25,7 @@ int rbd_rnea_ground(const rbd_model *m, rbd_data *d, const double *q, const doub
         double vJ[6] = { 0 }, aJ[6] = { 0 }, c[6];
         for (int k = 0; k < n; k++) {
             double *S0 = d->S0[v0 + k];
-            if (m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2) {
+            if (rbd_joint_is_rot1(m->joint[i].type) && m->joint[i].axis_id == 2) {
                 /* X0^-1 e_z = [E^T e_z; r x E^T e_z], E^T e_z = row 2 of E */
                 S0[0] = X0->E[6]; S0[1] = X0->E[7]; S0[2] = X0->E[8];
                 sp_cross3(X0->r, S0, S0 + 3);

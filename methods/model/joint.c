@@ -5,19 +5,20 @@
 
 int rbd_joint_nq(rbd_joint_type t)
 {
-    static const int nq[RBD_JOINT_NTYPES] = { 1, 1, 4, 7 };
+    static const int nq[RBD_JOINT_NTYPES] = { 1, 1, 4, 7, 2 };
     return t >= 0 && t < RBD_JOINT_NTYPES ? nq[t] : 0;
 }
 
 int rbd_joint_nv(rbd_joint_type t)
 {
-    static const int nv[RBD_JOINT_NTYPES] = { 1, 1, 3, 6 };
+    static const int nv[RBD_JOINT_NTYPES] = { 1, 1, 3, 6, 1 };
     return t >= 0 && t < RBD_JOINT_NTYPES ? nv[t] : 0;
 }
 
 const char *rbd_joint_type_name(rbd_joint_type t)
 {
-    static const char *name[RBD_JOINT_NTYPES] = { "revolute", "prismatic", "spherical", "freeflyer" };
+    static const char *name[RBD_JOINT_NTYPES] = { "revolute", "prismatic", "spherical", "freeflyer",
+                                                      "continuous" };
     return t >= 0 && t < RBD_JOINT_NTYPES ? name[t] : "unknown";
 }
 
@@ -30,6 +31,20 @@ void rbd_integrate(const rbd_model *m, const double *q, const double *dv, double
 {
     for (int i = 0; i < m->nb; i++)
         sp_integrate_joint(&m->joint[i], q + m->idx_q[i], dv + m->idx_v[i], h, q_out + m->idx_q[i]);
+}
+
+void rbd_neutral(const rbd_model *m, double *q)
+{
+    for (int i = 0; i < m->nb; i++) {
+        double *qi = q + m->idx_q[i];
+        for (int k = 0; k < m->nq_of[i]; k++) qi[k] = 0;
+        switch (m->joint[i].type) {
+        case RBD_JOINT_CONTINUOUS: qi[0] = 1; break;
+        case RBD_JOINT_SPHERICAL: qi[3] = 1; break;
+        case RBD_JOINT_FREEFLYER: qi[6] = 1; break;
+        default: break;
+        }
+    }
 }
 
 /* xoshiro256** (Blackman & Vigna), seeded through splitmix64. */
@@ -78,6 +93,13 @@ void rbd_random_state(const rbd_model *m, rbd_rng *r, double *q, double *v, doub
                 for (int k = 0; k < 4; k++) { qi[o + k] = rbd_rng_uniform(r); n2 += qi[o + k] * qi[o + k]; }
             } while (n2 > 1 || n2 < 1e-4);
             for (int k = 0; k < 4; k++) qi[o + k] /= sqrt(n2);
+            break;
+        }
+        case RBD_JOINT_CONTINUOUS: {
+            /* the angle takes the draw a revolute joint would: the same seed
+             * gives the same configuration whichever way the joint is loaded */
+            double t = rbd_rng_uniform(r);
+            qi[0] = cos(t); qi[1] = sin(t);
             break;
         }
         default:

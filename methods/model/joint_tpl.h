@@ -21,29 +21,52 @@ static inline void SP(quat_to_R)(const T q[4], T R[9])
     R[6] = s * (x * z - y * w);     R[7] = s * (y * z + x * w);     R[8] = 1 - s * (x * x + y * y);
 }
 
+/* E of a rotation by the angle whose cosine and sine are c, s about the unit
+ * axis of j (E = R^T). */
+static inline void SP(jcalc_rot)(const rbd_joint *j, T c, T s, SPT(xform) *XJ)
+{
+    if (j->axis_id >= 0) {
+        /* E = rot_k(q)^T: rows/cols of the other two axes (Featherstone rx, ry, rz) */
+        int a = (j->axis_id + 1) % 3, b = (j->axis_id + 2) % 3;
+        XJ->E[3 * a + a] = c; XJ->E[3 * a + b] = s;
+        XJ->E[3 * b + a] = -s; XJ->E[3 * b + b] = c;
+    } else {
+        /* Rodrigues: R = 1 + s ax + (1 - c) ax ax, E = R^T */
+        const double *u = j->axis;
+        T C = 1 - c;
+        T R[9] = {
+            c + C * u[0] * u[0],        C * u[0] * u[1] - s * u[2], C * u[0] * u[2] + s * u[1],
+            C * u[1] * u[0] + s * u[2], c + C * u[1] * u[1],        C * u[1] * u[2] - s * u[0],
+            C * u[2] * u[0] - s * u[1], C * u[2] * u[1] + s * u[0], c + C * u[2] * u[2] };
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) XJ->E[3 * a + b] = R[3 * b + a];
+    }
+}
+
+/* cos t, sin t of a revolute (q = t) or continuous (q = (cos t, sin t) / |q|)
+ * joint: what X_J is made of. */
+static inline void SP(joint_cos_sin)(const rbd_joint *j, const T *q, T *c, T *s)
+{
+    if (j->type == RBD_JOINT_CONTINUOUS) {
+        T n = sqrt(q[0] * q[0] + q[1] * q[1]);
+        *c = q[0] / n; *s = q[1] / n;
+    } else {
+        *c = cos(q[0]); *s = sin(q[0]);
+    }
+}
+
 /* X_J(q) for one joint: E = R^T, r = joint translation in the joint frame. */
 static inline void SP(jcalc_joint)(const rbd_joint *j, const T *q, SPT(xform) *XJ)
 {
     SP(xform_identity)(XJ);
     switch (j->type) {
-    case RBD_JOINT_REVOLUTE: {
-        T c = cos(q[0]), s = sin(q[0]);
-        if (j->axis_id >= 0) {
-            /* E = rot_k(q)^T: rows/cols of the other two axes (Featherstone rx, ry, rz) */
-            int a = (j->axis_id + 1) % 3, b = (j->axis_id + 2) % 3;
-            XJ->E[3 * a + a] = c; XJ->E[3 * a + b] = s;
-            XJ->E[3 * b + a] = -s; XJ->E[3 * b + b] = c;
-        } else {
-            /* Rodrigues: R = 1 + s ax + (1 - c) ax ax, E = R^T */
-            const double *u = j->axis;
-            T C = 1 - c;
-            T R[9] = {
-                c + C * u[0] * u[0],        C * u[0] * u[1] - s * u[2], C * u[0] * u[2] + s * u[1],
-                C * u[1] * u[0] + s * u[2], c + C * u[1] * u[1],        C * u[1] * u[2] - s * u[0],
-                C * u[2] * u[0] - s * u[1], C * u[2] * u[1] + s * u[0], c + C * u[2] * u[2] };
-            for (int a = 0; a < 3; a++)
-                for (int b = 0; b < 3; b++) XJ->E[3 * a + b] = R[3 * b + a];
-        }
+    case RBD_JOINT_REVOLUTE:
+    case RBD_JOINT_CONTINUOUS: {
+        /* continuous: q = (cos t, sin t), made unit by q / sqrt(q.q) like the
+         * quaternions (analytic: the complex-step perturbation keeps q.q = 1) */
+        T c, s;
+        SP(joint_cos_sin)(j, q, &c, &s);
+        SP(jcalc_rot)(j, c, s, XJ);
         break;
     }
     case RBD_JOINT_PRISMATIC:
@@ -106,6 +129,13 @@ static inline void SP(integrate_joint)(const rbd_joint *j, const T *q, const T *
     case RBD_JOINT_PRISMATIC:
         q_out[0] = q[0] + h * d[0];
         break;
+    case RBD_JOINT_CONTINUOUS: {
+        /* (c, s) rotated by the angle h d: exact on the circle, q.q kept */
+        T cw = cos(h * d[0]), sw = sin(h * d[0]), c = q[0], s = q[1];
+        q_out[0] = c * cw - s * sw;
+        q_out[1] = s * cw + c * sw;
+        break;
+    }
     case RBD_JOINT_SPHERICAL: {
         T w[3] = { h * d[0], h * d[1], h * d[2] };
         SP(quat_mul_exp)(q, w, q_out);

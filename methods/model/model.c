@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rbdiff/rbd.h"
+#include "rbdiff/dynamics.h"
+#include "model/inertia.h"
 
 struct rbd_builder {
     int n, cap;
@@ -17,6 +19,7 @@ struct rbd_builder {
     sp_xform *Xtree;
     rbd_body_inertia *in;
     char **jname, **bname;
+    int bad;                /* user index of the body finish refused, -1 */
 };
 
 void rbd_model_opts_default(rbd_model_opts *o)
@@ -27,7 +30,14 @@ void rbd_model_opts_default(rbd_model_opts *o)
 
 rbd_builder *rbd_builder_new(void)
 {
-    return calloc(1, sizeof(rbd_builder));
+    rbd_builder *b = calloc(1, sizeof(rbd_builder));
+    if (b) b->bad = -1;
+    return b;
+}
+
+int rbd_builder_failed_body(const rbd_builder *b)
+{
+    return b ? b->bad : -1;
 }
 
 void rbd_builder_free(rbd_builder *b)
@@ -119,8 +129,52 @@ int rbd_model_add_warning(rbd_model *m, const char *msg)
     return RBD_OK;
 }
 
-/* Checks one body's data; user index i (1-based in messages). */
-static int check_body(const rbd_builder *b, int i, const rbd_model_opts *o, rbd_model *m)
+int rbd_model_add_notice(rbd_model *m, const char *msg)
+{
+    int rc = rbd_model_add_warning(m, msg);
+    if (rc) return rc;
+    char **w = realloc(m->notice, (size_t)(m->nnotice + 1) * sizeof *w);
+    if (!w) return rbd_fail(RBD_ENOMEM, "out of memory recording a warning");
+    m->notice = w;
+    if (!(m->notice[m->nnotice] = dupstr(msg))) return rbd_fail(RBD_ENOMEM, "out of memory recording a warning");
+    m->nnotice++;
+    return RBD_OK;
+}
+
+/* The rotational inertia of body i by the rule of README.md ("Inertia
+ * rule"): scale = m L^2 + sum |Ic_kk| of the body (L: its size), floored. */
+static int judge_inertia(rbd_builder *b, int i, const rbd_model_opts *o, double scale, double L, rbd_model *m)
+{
+    const char *bn = b->bname[i];
+    rbd_body_inertia *in = &b->in[i];
+    double lam[3], e, tol, change;
+    int v = rbd_inertia_judge(in->Ic, scale, lam, &e, &tol, &change);
+    if (v == RBD_INERTIA_PHYSICAL) return RBD_OK;
+    char msg[640], what[96];
+    if (lam[0] < 0) snprintf(what, sizeof what, "include the negative eigenvalue %.6g", lam[0]);
+    else snprintf(what, sizeof what, "violate the triangle inequality");
+    int n = snprintf(msg, sizeof msg, "body %d ('%s'): principal moments of inertia about the CoM (%.6g, %.6g, "
+                     "%.6g) %s: excess %.3g (the largest minus the other two) %s the rounding tolerance %.3g "
+                     "(1e-6 x (m L^2 + tr), m = %g, L = %g)", i + 1, bn, lam[0], lam[1], lam[2], what, e,
+                     v == RBD_INERTIA_CLAMPED ? "within" : "beyond", tol, in->mass, L);
+    if (n < 0) n = 0;
+    size_t k = (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1;
+    if (v == RBD_INERTIA_CLAMPED) {
+        snprintf(msg + k, sizeof msg - k, ": clamped (the second moment's negative eigenvalue set to 0), entries "
+                 "changed by at most %.3g", change);
+        return rbd_model_add_notice(m, msg);
+    }
+    if (!o->nonphysical)
+        return rbd_fail(RBD_EINVAL, "%s: not a physical body (the model option 'nonphysical' loads it when M(q) "
+                        "stays positive definite)", msg);
+    m->nonphysical++;
+    snprintf(msg + k, sizeof msg - k, ": not a physical body, loaded as given (model option 'nonphysical')");
+    return rbd_model_add_notice(m, msg);
+}
+
+/* Checks one body's data; user index i (1-based in messages).  scale, L:
+ * the body's scale and size for judge_inertia (not strict). */
+static int check_body(rbd_builder *b, int i, const rbd_model_opts *o, double scale, double L, rbd_model *m)
 {
     const char *bn = b->bname[i];
     int p = b->parent[i];
@@ -130,7 +184,7 @@ static int check_body(const rbd_builder *b, int i, const rbd_model_opts *o, rbd_
     const rbd_joint *j = &b->joint[i];
     if (j->type < 0 || j->type >= RBD_JOINT_NTYPES)
         return rbd_fail(RBD_EINVAL, "joint '%s': unknown joint type %d", b->jname[i], (int)j->type);
-    if (j->type == RBD_JOINT_REVOLUTE || j->type == RBD_JOINT_PRISMATIC) {
+    if (j->type == RBD_JOINT_REVOLUTE || j->type == RBD_JOINT_PRISMATIC || j->type == RBD_JOINT_CONTINUOUS) {
         if (!finite_all(j->axis, 3))
             return rbd_fail(RBD_EINVAL, "joint '%s': axis is not finite", b->jname[i]);
         double n = sqrt(j->axis[0] * j->axis[0] + j->axis[1] * j->axis[1] + j->axis[2] * j->axis[2]);
@@ -145,33 +199,57 @@ static int check_body(const rbd_builder *b, int i, const rbd_model_opts *o, rbd_
             if (fabs(d - (r == c)) > 1e-9)
                 return rbd_fail(RBD_EINVAL, "joint '%s': placement rotation is not orthonormal", b->jname[i]);
         }
-    const rbd_body_inertia *in = &b->in[i];
+    rbd_body_inertia *in = &b->in[i];
     if (!isfinite(in->mass) || !finite_all(in->com, 3) || !finite_all(in->Ic, 9))
         return rbd_fail(RBD_EINVAL, "body %d ('%s'): inertial data is not finite", i + 1, bn);
     if (in->mass < 0)
         return rbd_fail(RBD_EINVAL, "body %d ('%s'): mass %g is negative", i + 1, bn, in->mass);
     double tr = in->Ic[0] + in->Ic[4] + in->Ic[8];
-    double scale = fabs(in->Ic[0]) + fabs(in->Ic[4]) + fabs(in->Ic[8]);
+    double sc = fabs(in->Ic[0]) + fabs(in->Ic[4]) + fabs(in->Ic[8]);
     for (int r = 0; r < 3; r++)
         for (int c = r + 1; c < 3; c++)
-            if (fabs(in->Ic[3 * r + c] - in->Ic[3 * c + r]) > 1e-9 * (scale > 0 ? scale : 1))
+            if (fabs(in->Ic[3 * r + c] - in->Ic[3 * c + r]) > 1e-9 * (sc > 0 ? sc : 1))
                 return rbd_fail(RBD_EINVAL, "body %d ('%s'): rotational inertia is not symmetric", i + 1, bn);
-    if (!psd3(in->Ic, scale))
-        return rbd_fail(RBD_EINVAL, "body %d ('%s'): rotational inertia is not positive semi-definite", i + 1, bn);
+    if (!o->strict) return judge_inertia(b, i, o, scale, L, m);
+    /* strict: the audit of before the inertia rule (README.md, "Model options") */
+    if (!psd3(in->Ic, sc))
+        return rbd_fail(RBD_EINVAL, "body %d ('%s'): rotational inertia is not positive semi-definite "
+                        "(strict mode)", i + 1, bn);
     /* Triangle inequality of the principal moments <=> the second moment
      * Sigma = tr(Ic)/2 1 - Ic is PSD (a physical mass distribution). */
     double Sg[9];
     for (int k = 0; k < 9; k++) Sg[k] = -in->Ic[k];
     for (int k = 0; k < 3; k++) Sg[4 * k] += tr / 2;
-    if (!psd3(Sg, scale)) {
-        char msg[256];
-        snprintf(msg, sizeof msg,
-                 "body %d ('%s'): principal moments of inertia violate the triangle inequality", i + 1, bn);
-        if (o->strict) return rbd_fail(RBD_EINVAL, "%s (strict mode)", msg);
-        int rc = rbd_model_add_warning(m, msg);
-        if (rc) return rc;
-    }
+    if (!psd3(Sg, sc))
+        return rbd_fail(RBD_EINVAL, "body %d ('%s'): principal moments of inertia violate the triangle "
+                        "inequality (strict mode)", i + 1, bn);
     return RBD_OK;
+}
+
+/* A model with bodies that are not physical (loaded by 'nonphysical') must
+ * still have M(q) positive definite: checked by Cholesky at the neutral
+ * configuration and RBD_PD_SAMPLES random ones (fixed seed). */
+#define RBD_PD_SAMPLES 16
+static int check_mass_pd(const rbd_model *m)
+{
+    double *q = malloc(sizeof *q * (size_t)m->nq);
+    if (!q) return rbd_fail(RBD_ENOMEM, "out of memory");
+    rbd_rng r;
+    rbd_rng_seed(&r, 21);
+    int rc = RBD_OK;
+    for (int k = 0; k <= RBD_PD_SAMPLES && !rc; k++) {
+        if (k == 0) rbd_neutral(m, q);
+        else rbd_random_state(m, &r, q, NULL, NULL, NULL);
+        double rcond;
+        if ((rc = rbd_mass_rcond(m, q, &rcond))) break;
+        if (rcond == 0)
+            rc = rbd_fail(RBD_ESINGULAR, "%d bod%s not physical (model option 'nonphysical') and M(q) is not "
+                          "positive definite at the %s configuration%s: refused (%s)", m->nonphysical,
+                          m->nonphysical > 1 ? "ies are" : "y is", k ? "random" : "neutral",
+                          k ? " (seed 21)" : "", m->notice[m->nnotice - 1]);
+    }
+    free(q);
+    return rc;
 }
 
 void rbd_model_free(rbd_model *m)
@@ -183,6 +261,8 @@ void rbd_model_free(rbd_model *m)
     }
     for (int k = 0; k < m->nwarn; k++) free(m->warn[k]);
     free(m->warn);
+    for (int k = 0; k < m->nnotice; k++) free(m->notice[k]);
+    free(m->notice);
     free(m->parent); free(m->subtree_end); free(m->idx_q); free(m->idx_v); free(m->nq_of); free(m->nv_of);
     free(m->dof_body); free(m->dof_parent); free(m->dof_run0); free(m->joint); free(m->S); free(m->Xtree); free(m->inertia);
     free(m->inertial); free(m->joint_name); free(m->body_name); free(m->user_body); free(m->user_q);
@@ -199,6 +279,7 @@ int rbd_builder_finish(rbd_builder *b, const rbd_model_opts *opts, const char *s
     if (!opts) { rbd_model_opts_default(&dflt); opts = &dflt; }
     if (!b || !out) return rbd_fail(RBD_EINVAL, "rbd_builder_finish: null argument");
     *out = NULL;
+    b->bad = -1;
     int nb = b->n, rc = RBD_OK;
     if (nb < 1) return rbd_fail(RBD_EINVAL, "model has no bodies (N must be >= 1)");
     if (!finite_all(opts->gravity, 3)) return rbd_fail(RBD_EINVAL, "gravity is not finite");
@@ -207,8 +288,33 @@ int rbd_builder_finish(rbd_builder *b, const rbd_model_opts *opts, const char *s
     int *internal = NULL, *stack = NULL, *first_child = NULL, *next_sib = NULL, *last_child = NULL;
     int *uq = NULL, *uv = NULL;
     if (!m) return rbd_fail(RBD_ENOMEM, "out of memory building a model");
-    for (int i = 0; i < nb; i++)
-        if ((rc = check_body(b, i, opts, m))) goto fail;
+    /* body sizes L (the farthest of its CoM and its children's joints) and
+     * scales m L^2 + sum |Ic_kk| for the inertia rule, floored at a fraction
+     * of the largest (a massless point body is judged against the robot) */
+    {
+        double *L = calloc((size_t)nb, sizeof *L), smax = 0;
+        if (!L) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); goto fail; }
+        for (int i = 0; i < nb; i++) {
+            const double *c = b->in[i].com, *r = b->Xtree[i].r;
+            if (isfinite(c[0] + c[1] + c[2])) L[i] = fmax(L[i], sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]));
+            int p = b->parent[i];
+            if (p >= 0 && p < i && isfinite(r[0] + r[1] + r[2]))
+                L[p] = fmax(L[p], sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]));
+        }
+        for (int i = 0; i < nb; i++) {
+            const rbd_body_inertia *in = &b->in[i];
+            double sc = in->mass * L[i] * L[i] + fabs(in->Ic[0]) + fabs(in->Ic[4]) + fabs(in->Ic[8]);
+            if (isfinite(sc)) smax = fmax(smax, sc);
+        }
+        for (int i = 0; i < nb && !rc; i++) {
+            const rbd_body_inertia *in = &b->in[i];
+            double sc = in->mass * L[i] * L[i] + fabs(in->Ic[0]) + fabs(in->Ic[4]) + fabs(in->Ic[8]);
+            rc = check_body(b, i, opts, fmax(sc, RBD_INERTIA_FLOOR * smax), L[i], m);
+            if (rc) b->bad = i;
+        }
+        free(L);
+        if (rc) goto fail;
+    }
 
     /* depth-first order, children in insertion order */
     ALLOC(internal, nb); ALLOC(stack, nb); ALLOC(first_child, nb + 1); ALLOC(next_sib, nb);
@@ -244,7 +350,7 @@ int rbd_builder_finish(rbd_builder *b, const rbd_model_opts *opts, const char *s
         int u = m->user_body[k];
         m->parent[k] = b->parent[u] < 0 ? -1 : internal[b->parent[u]];
         rbd_joint j = b->joint[u];
-        if (j.type == RBD_JOINT_REVOLUTE || j.type == RBD_JOINT_PRISMATIC) {
+        if (j.type == RBD_JOINT_REVOLUTE || j.type == RBD_JOINT_PRISMATIC || j.type == RBD_JOINT_CONTINUOUS) {
             double n = sqrt(j.axis[0] * j.axis[0] + j.axis[1] * j.axis[1] + j.axis[2] * j.axis[2]);
             for (int c = 0; c < 3; c++) j.axis[c] /= n;
             j.axis_id = -1;
@@ -293,7 +399,8 @@ int rbd_builder_finish(rbd_builder *b, const rbd_model_opts *opts, const char *s
             double *S = m->S + 6 * dof;
             const rbd_joint *j = &m->joint[k];
             switch (j->type) {
-            case RBD_JOINT_REVOLUTE: for (int c = 0; c < 3; c++) S[c] = j->axis[c]; break;
+            case RBD_JOINT_REVOLUTE:
+            case RBD_JOINT_CONTINUOUS: for (int c = 0; c < 3; c++) S[c] = j->axis[c]; break;
             case RBD_JOINT_PRISMATIC: for (int c = 0; c < 3; c++) S[3 + c] = j->axis[c]; break;
             case RBD_JOINT_SPHERICAL: S[d] = 1; break;
             case RBD_JOINT_FREEFLYER: S[d < 3 ? 3 + d : d - 3] = 1; break;  /* v = [lin; ang] */
@@ -338,6 +445,8 @@ int rbd_builder_finish(rbd_builder *b, const rbd_model_opts *opts, const char *s
     for (int c = 0; c < 3; c++) { m->a0[c] = 0; m->a0[3 + c] = -opts->gravity[c]; }
     m->spec = dupstr(spec ? spec : "builder");
     if (!m->spec) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); goto fail; }
+
+    if (m->nonphysical && (rc = check_mass_pd(m))) goto fail;
 
     free(internal); free(stack); free(first_child); free(next_sib); free(last_child); free(uq); free(uv);
     *out = m;

@@ -1,5 +1,5 @@
 /* Model spec strings (README.md, "Conventions"): "autotree:N=100,bf=2,skew=0,taper=1" or
- * "urdf:PATH[,freeflyer]". */
+ * "urdf:PATH[,freeflyer][,continuous=revolute][,strict][,nonphysical]". */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -69,6 +69,48 @@ static int parse_autotree(const char *spec, const rbd_model_opts *o, rbd_model *
     return rc ? rc : rbd_autotree((int)N, bf, skew, taper, o, out);
 }
 
+static const char *const urdf_opt[] = { "freeflyer", "continuous=revolute", "strict", "nonphysical" };
+#define N_URDF_OPT 4
+
+static int *urdf_opt_field(int k, int *freeflyer, rbd_model_opts *o)
+{
+    switch (k) {
+    case 0: return freeflyer;
+    case 1: return &o->continuous_revolute;
+    case 2: return &o->strict;
+    default: return &o->nonphysical;
+    }
+}
+
+size_t rbd_urdf_spec_split(const char *p, int *freeflyer, rbd_model_opts *o)
+{
+    int ff_dummy;
+    rbd_model_opts o_dummy;
+    if (!freeflyer) freeflyer = &ff_dummy;
+    if (!o) o = &o_dummy;
+    size_t len = strlen(p);
+    for (;;) {
+        int hit = -1;
+        for (int k = 0; k < N_URDF_OPT && hit < 0; k++) {
+            size_t n = strlen(urdf_opt[k]);
+            if (len > n + 1 && p[len - n - 1] == ',' && !strncmp(p + len - n, urdf_opt[k], n)) hit = k;
+        }
+        if (hit < 0) return len;
+        *urdf_opt_field(hit, freeflyer, o) = 1;
+        len -= strlen(urdf_opt[hit]) + 1;
+    }
+}
+
+void rbd_urdf_spec_suffix(int freeflyer, const rbd_model_opts *o, char *buf, size_t len)
+{
+    size_t used = 0;
+    rbd_model_opts oc = *o;
+    if (len) buf[0] = 0;
+    for (int k = 0; k < N_URDF_OPT; k++)
+        if (*urdf_opt_field(k, &freeflyer, &oc) && used < len)
+            used += (size_t)snprintf(buf + used, len - used, ",%s", urdf_opt[k]);
+}
+
 int rbd_model_from_spec(const char *spec, const rbd_model_opts *o, rbd_model **out)
 {
     if (!spec || !out) return rbd_fail(RBD_EINVAL, "rbd_model_from_spec: null argument");
@@ -76,19 +118,19 @@ int rbd_model_from_spec(const char *spec, const rbd_model_opts *o, rbd_model **o
     if (!strncmp(spec, "autotree:", 9)) return parse_autotree(spec, o, out);
     if (!strncmp(spec, "urdf:", 5)) {
         const char *path = spec + 5;
-        size_t len = strlen(path);
+        rbd_model_opts uo;
+        if (o) uo = *o; else rbd_model_opts_default(&uo);
         int ff = 0;
-        static const char sfx[] = ",freeflyer";
-        if (len >= sizeof sfx - 1 && !strcmp(path + len - (sizeof sfx - 1), sfx)) { ff = 1; len -= sizeof sfx - 1; }
+        size_t len = rbd_urdf_spec_split(path, &ff, &uo);
         char *file = malloc(len + 1);
         if (!file) return rbd_fail(RBD_ENOMEM, "out of memory");
         memcpy(file, path, len);
         file[len] = 0;
-        int rc = len ? rbd_urdf_load(file, ff, o, out)
+        int rc = len ? rbd_urdf_load(file, ff, &uo, out)
                      : rbd_fail(RBD_EPARSE, "model spec '%s': no URDF path after 'urdf:'", spec);
         free(file);
         return rc;
     }
     return rbd_fail(RBD_EPARSE, "model spec '%s': unknown kind (valid: autotree:N=..,bf=..,skew=..,taper=.. "
-                    "or urdf:PATH[,freeflyer])", spec);
+                    "or urdf:PATH[,freeflyer][,continuous=revolute][,strict][,nonphysical])", spec);
 }

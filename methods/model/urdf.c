@@ -226,7 +226,9 @@ static int build_model(walk *w, int freeflyer, const rbd_model_opts *o, rbd_mode
         const urdf_joint *uj = bd->joint >= 0 ? &r->joint[bd->joint] : NULL;
         rbd_joint j = { .type = RBD_JOINT_FREEFLYER, .axis_id = -1 };
         if (uj && uj->type != URDF_FLOATING) {
-            j.type = uj->type == URDF_PRISMATIC ? RBD_JOINT_PRISMATIC : RBD_JOINT_REVOLUTE;
+            j.type = uj->type == URDF_PRISMATIC ? RBD_JOINT_PRISMATIC
+                   : uj->type == URDF_CONTINUOUS && !o->continuous_revolute ? RBD_JOINT_CONTINUOUS
+                   : RBD_JOINT_REVOLUTE;
             memcpy(j.axis, uj->axis, sizeof j.axis);
         }
         rc = rbd_builder_add(b, bd->parent, &j, &bd->Xtree, &bd->in, uj ? uj->name : "root_joint",
@@ -234,10 +236,12 @@ static int build_model(walk *w, int freeflyer, const rbd_model_opts *o, rbd_mode
     }
     char *spec = NULL;
     if (!rc) {
-        size_t n = strlen(r->path) + 32;
+        char sfx[128];
+        rbd_urdf_spec_suffix(freeflyer, o, sfx, sizeof sfx);
+        size_t n = strlen(r->path) + strlen(sfx) + 8;
         spec = malloc(n);
         if (!spec) rc = rbd_fail(RBD_ENOMEM, "out of memory");
-        else snprintf(spec, n, "urdf:%s%s", r->path, freeflyer ? ",freeflyer" : "");
+        else snprintf(spec, n, "urdf:%s%s", r->path, sfx);
     }
     if (!rc) {
         rc = rbd_builder_finish(b, o, spec, out);
@@ -245,7 +249,8 @@ static int build_model(walk *w, int freeflyer, const rbd_model_opts *o, rbd_mode
             /* the builder names the joint or body; add the file */
             char msg[1024];
             snprintf(msg, sizeof msg, "%s", rbd_last_error());
-            urdf_fail(r, 0, rc, "%s", msg);
+            int bad = rbd_builder_failed_body(b);
+            urdf_fail(r, bad >= 0 ? r->link[w->bodies[bad].link].line : 0, rc, "%s", msg);
         }
     }
     free(spec);

@@ -5,10 +5,10 @@
  * (Xtree as origin xyz + rpy).  A loader that follows urdfdom numbers joints
  * depth-first with siblings by name, which is the user numbering whenever
  * every body has at most one child (e.g. autoTree with bf = 1); otherwise
- * match joints by name.  Revolute joints are written as "revolute" with
- * limits that bound nothing (urdfdom demands <limit> for it): a "continuous"
- * joint is the unbounded one that Pinocchio parametrises by (cos, sin), nq = 2,
- * where rbdiff has nq = 1.  Gravity is not part of URDF.
+ * match joints by name.  Each joint is written so that a reader following
+ * Pinocchio gets our nq: revolute (nq = 1) as "revolute" with limits that
+ * bound nothing (urdfdom demands <limit> for it), continuous (nq = 2, (cos,
+ * sin)) as "continuous".  Gravity is not part of URDF.
  */
 #include <math.h>
 #include <stdio.h>
@@ -99,7 +99,10 @@ int rbd_urdf_write(const rbd_model *m, FILE *f)
         int k = internal[u], p = m->parent[k];
         const rbd_joint *j = &m->joint[k];
         put_link(f, m->body_name[k], &m->inertial[k]);
+        /* continuous: Pinocchio (and rbdiff) read nq = 2; revolute with
+         * unbounded limits: nq = 1 in both */
         const char *type = j->type == RBD_JOINT_REVOLUTE ? "revolute"
+                         : j->type == RBD_JOINT_CONTINUOUS ? "continuous"
                          : j->type == RBD_JOINT_PRISMATIC ? "prismatic" : "floating";
         fputs("  <joint name=\"", f); put_escaped(f, m->joint_name[k]);
         fprintf(f, "\" type=\"%s\">\n    <origin", type);

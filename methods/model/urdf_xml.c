@@ -199,7 +199,7 @@ static int psd3(const double A[9])
 
 /* <inertial>: the inertia is given about the CoM in the inertial frame (origin
  * xyz, rpy); the link frame sees Ic_link = R Ic R^T with the CoM at xyz. */
-static int parse_inertial(const owner *o, const xmlNode *ine, rbd_body_inertia *in)
+static int parse_inertial(const owner *o, const xmlNode *ine, int strict, rbd_body_inertia *in)
 {
     double R[9], Ic[9], mass;
     int rc = parse_origin(o, ine, in->com, R);
@@ -223,10 +223,12 @@ static int parse_inertial(const owner *o, const xmlNode *ine, rbd_body_inertia *
         if ((rc = parse_numbers(o, tn, key[k], 1, 1, &x))) return rc;
         Ic[3 * at[k][0] + at[k][1]] = Ic[3 * at[k][1] + at[k][0]] = x;
     }
-    if (!psd3(Ic))
+    /* strict: each link on its own (not the default: the composite body after
+     * the fixed joints are merged is judged, README.md "Inertia rule") */
+    if (strict && !psd3(Ic))
         return urdf_fail(o->r, xmlGetLineNo(tn), RBD_EINVAL,
-                         "%s '%s': <inertia> is not positive semi-definite (not a physical inertia)", o->kind,
-                         o->name);
+                         "%s '%s': <inertia> is not positive semi-definite (not a physical inertia; strict mode)",
+                         o->kind, o->name);
     /* Ic_link = R Ic R^T */
     double RI[9];
     sp_mat3_mul(R, Ic, RI);
@@ -237,7 +239,7 @@ static int parse_inertial(const owner *o, const xmlNode *ine, rbd_body_inertia *
     return RBD_OK;
 }
 
-static int parse_link(urdf_robot *r, const xmlNode *n, urdf_link *l)
+static int parse_link(urdf_robot *r, const xmlNode *n, int strict, urdf_link *l)
 {
     memset(l, 0, sizeof *l);
     l->line = xmlGetLineNo(n);
@@ -246,7 +248,7 @@ static int parse_link(urdf_robot *r, const xmlNode *n, urdf_link *l)
     if (rc) return rc;
     o.name = l->name;
     const xmlNode *ine = first_child(n, "inertial");
-    return ine ? parse_inertial(&o, ine, &l->in) : RBD_OK;   /* no <inertial>: massless (legal) */
+    return ine ? parse_inertial(&o, ine, strict, &l->in) : RBD_OK;   /* no <inertial>: massless (legal) */
 }
 
 static int parse_joint(urdf_robot *r, const xmlNode *n, int strict, urdf_joint *j)
@@ -328,7 +330,7 @@ static int parse_robot(urdf_robot *r, const xmlNode *root, int strict)
     if (!r->link || !r->joint) return rbd_fail(RBD_ENOMEM, "%s: out of memory", r->path);
     for (const xmlNode *c = root->children; c && !rc; c = c->next) {
         /* count as we go so that urdf_robot_free sees exactly what was touched */
-        if (is_elem(c, "link")) rc = parse_link(r, c, &r->link[r->nl++]);
+        if (is_elem(c, "link")) rc = parse_link(r, c, strict, &r->link[r->nl++]);
         else if (is_elem(c, "joint")) rc = parse_joint(r, c, strict, &r->joint[r->nj++]);
     }
     return rc;

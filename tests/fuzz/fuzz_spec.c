@@ -23,7 +23,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 rbd_model_free(m);
             }
         }
-    } else if (strncmp(s, "urdf:", 5)) {
+    } else if (!strncmp(s, "urdf:", 5)) {
+        /* the model options split off the path, never past it (no file is opened) */
+        int ff = 0;
+        rbd_model_opts o;
+        rbd_model_opts_default(&o);
+        size_t len = rbd_urdf_spec_split(s + 5, &ff, &o);
+        if (len > strlen(s + 5)) __builtin_trap();
+        int any = ff || o.strict || o.nonphysical || o.continuous_revolute;
+        if (any != (len < strlen(s + 5))) __builtin_trap();
+    } else {
         /* not a file: every other spec is an error, never a model */
         rbd_model *m = NULL;
         if (!rbd_model_from_spec(s, NULL, &m)) __builtin_trap();

@@ -50,7 +50,7 @@ rbd_aza *rbd_aza_new(const rbd_model *m)
     if (!(z = rbd_arena_reserve(&a, sizeof *z, "the aza workspace"))) return NULL;
     carve(z, &a, m);
     for (int i = 0; i < m->nb; i++) {
-        z->fast[i] = m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2;
+        z->fast[i] = rbd_joint_is_rot1(m->joint[i].type) && m->joint[i].axis_id == 2;
         z->leaf[i] = m->subtree_end[i] == i + 1;
         /* bodies go leaves to root in descending order, so a parent's pA is
          * first reached from its highest-numbered child: the one whose

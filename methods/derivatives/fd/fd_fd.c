@@ -98,7 +98,7 @@ static int ffd_eval(void *p, const rbd_state *x, rbd_derivs *out)
     int rc = rbd_aba(m, w->d, x->q, x->v, x->tau, out->qdd);
     if (rc) return rc;
     for (int i = 0; i < m->nb; i++) {
-        const int lie = m->joint[i].type == RBD_JOINT_SPHERICAL || m->joint[i].type == RBD_JOINT_FREEFLYER;
+        const int lie = m->nq_of[i] != m->nv_of[i];   /* a Lie group: step about 0, not q */
         for (int dd = 0; dd < m->nv_of[i]; dd++) {
             const int j = m->idx_v[i] + dd;
             double h = step(w, lie ? 0 : x->q[m->idx_q[i]]);

@@ -77,7 +77,7 @@ static int fd_eval(void *p, const rbd_state *x, rbd_derivs *out)
     const double base = w->forward ? sqrt(DBL_EPSILON) : cbrt(DBL_EPSILON);
     rbd_rnea(m, w->d, x->q, x->v, x->a, out->tau);
     for (int i = 0; i < m->nb; i++) {
-        const int lie = m->joint[i].type == RBD_JOINT_SPHERICAL || m->joint[i].type == RBD_JOINT_FREEFLYER;
+        const int lie = m->nq_of[i] != m->nv_of[i];   /* a Lie group: step about 0, not q */
         for (int dd = 0; dd < m->nv_of[i]; dd++) {
             const int j = m->idx_v[i] + dd;
             /* q column */

@@ -24,7 +24,7 @@ void rbd_idg_carve(rbd_idg *w, rbd_arena *a, const rbd_model *m)
 void rbd_idg_setup(rbd_idg *w, const rbd_model *m)
 {
     for (int i = 0; i < m->nb; i++)
-        w->fast[i] = m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2;
+        w->fast[i] = rbd_joint_is_rot1(m->joint[i].type) && m->joint[i].axis_id == 2;
 }
 
 /* Line 8, I_0 = X^T I X, using the symmetry of Ib: only the upper triangle
@@ -66,7 +66,9 @@ static inline void forward(const rbd_model *m, rbd_idg *w, const double *q, cons
             sp_xform Y;
             if (p >= 0) sp_xform_compose(&m->Xtree[i], &w->X0[p], &Y);
             else Y = m->Xtree[i];
-            const double c = cs ? cs[i][0] : cos(q[m->idx_q[i]]), s = cs ? cs[i][1] : sin(q[m->idx_q[i]]);
+            double c, s;
+            if (cs) { c = cs[i][0]; s = cs[i][1]; }
+            else sp_joint_cos_sin(&m->joint[i], q + m->idx_q[i], &c, &s);
             for (int k = 0; k < 3; k++) {
                 X->E[k] = c * Y.E[k] + s * Y.E[3 + k];
                 X->E[3 + k] = c * Y.E[3 + k] - s * Y.E[k];

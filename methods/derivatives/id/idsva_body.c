@@ -65,7 +65,7 @@ static int idb_init(const rbd_model *m, const rbd_options *o, void **out)
     carve(w, &a, m);
     w->m = m;
     for (int i = 0; i < m->nb; i++)
-        w->fast[i] = m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2;
+        w->fast[i] = rbd_joint_is_rot1(m->joint[i].type) && m->joint[i].axis_id == 2;
     *out = w;
     return RBD_OK;
 }

@@ -85,7 +85,7 @@ static int cr_init(const rbd_model *m, const rbd_options *o, void **out)
     nL = nS = 0;
     for (int i = 0; i < m->nb; i++) {
         int p = m->parent[i], e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : m->nv;
-        w->fast[i] = m->joint[i].type == RBD_JOINT_REVOLUTE && m->joint[i].axis_id == 2;
+        w->fast[i] = rbd_joint_is_rot1(m->joint[i].type) && m->joint[i].axis_id == 2;
         w->L[i] = (p >= 0 ? w->L[p] : 0) + m->nv_of[i];
         w->off[i] = (int)nL;
         w->soff[i] = (int)nS;

@@ -8,13 +8,14 @@
  * cost O(nq + nv) before and O(size of the outputs) after the call: the
  * timed inner loop calls meth->eval directly and the harness checks one
  * evaluation per measurement outside the timed batches.  Nothing here
- * allocates except rbd_mass_rcond(), which is for diagnostics and error
+ * allocates except rbd_mass_rcond() (dynamics.h), which is for diagnostics and error
  * paths only.
  */
 #ifndef RBD_CHECK_H
 #define RBD_CHECK_H
 
 #include <stddef.h>
+#include "dynamics.h"   /* rbd_mass_rcond */
 #include "method.h"
 
 /* M(q) is called ill-conditioned below this reciprocal condition number
@@ -30,11 +31,6 @@ int rbd_check_state(const rbd_model *m, const rbd_state *x, const char *who);
  * the user's numbering) when x (nv x cols, internal numbering, cols = 1 for a
  * vector, nv for a matrix) holds a NaN or inf. */
 int rbd_check_output(const rbd_model *m, const char *who, const char *name, const double *x, int cols);
-
-/* Reciprocal condition number (1-norm) of M(q): CRBA, dpotrf, dpocon.
- * *rcond = 0 when M(q) is not numerically positive definite.  Allocates
- * scratch (O(nv^2)): diagnostics and error paths only. */
-int rbd_mass_rcond(const rbd_model *m, const double *q, double *rcond);
 
 /* After a failed or non-finite evaluation at q: when rc is RBD_ESINGULAR or
  * RBD_ENONFINITE, appends the condition estimate of M(q) to the message.

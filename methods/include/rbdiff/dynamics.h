@@ -126,6 +126,11 @@ void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *Minv);
 void rbd_minv_analytic_after_aba(const rbd_model *m, rbd_data *d, double *Minv);
 int rbd_minv_ltdl(const rbd_model *m, rbd_data *d, const double *q, double *Minv);
 int rbd_minv_lapack(const rbd_model *m, rbd_data *d, const double *q, double *Minv);
+/* Reciprocal condition number (1-norm) of M(q): CRBA, dpotrf, dpocon.
+ * *rcond = 0 when M(q) is not numerically positive definite.  Allocates
+ * scratch (O(nv^2)): diagnostics and error paths only. */
+int rbd_mass_rcond(const rbd_model *m, const double *q, double *rcond);
+
 /* Copy the lower (upper) triangle of the n x n column-major A to the other. */
 void rbd_sym_from_lower(int n, double *A);
 void rbd_sym_from_upper(int n, double *A);

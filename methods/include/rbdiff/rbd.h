@@ -54,6 +54,8 @@ typedef enum {
     RBD_JOINT_PRISMATIC,     /* nq = nv = 1, translation along axis        */
     RBD_JOINT_SPHERICAL,     /* nq = 4 [qx qy qz qw], nv = 3 (local omega) */
     RBD_JOINT_FREEFLYER,     /* nq = 7 [x y z qx qy qz qw], nv = 6 [lin; ang] */
+    RBD_JOINT_CONTINUOUS,    /* nq = 2 [cos t, sin t], nv = 1: unbounded revolute
+                              * about axis (Pinocchio's JointModelRevoluteUnbounded) */
     RBD_JOINT_NTYPES
 } rbd_joint_type;
 
@@ -61,8 +63,15 @@ typedef struct {
     rbd_joint_type type;
     /* 0, 1, 2 when the axis is exactly e_x, e_y, e_z (fast paths); -1 otherwise */
     int axis_id;
-    double axis[3];          /* unit axis in the joint frame (revolute, prismatic) */
+    double axis[3];          /* unit axis in the joint frame (revolute, prismatic, continuous) */
 } rbd_joint;
+
+/* 1 for the one-dof rotations, revolute and continuous: S = [axis; 0], and
+ * axis_id's shortcuts apply to both (X_J from cos, sin either way). */
+static inline int rbd_joint_is_rot1(rbd_joint_type t)
+{
+    return t == RBD_JOINT_REVOLUTE || t == RBD_JOINT_CONTINUOUS;
+}
 
 int rbd_joint_nq(rbd_joint_type t);
 int rbd_joint_nv(rbd_joint_type t);
@@ -106,10 +115,25 @@ typedef struct rbd_model {
     char *spec;             /* how the model was made (spec string)         */
     int nwarn;              /* validation warnings (non-strict mode)        */
     char **warn;
+    int nonphysical;        /* bodies loaded by opts.nonphysical (not physical) */
+    /* the warnings of the inertia rule (a clamp, a body not physical): what
+     * the loader changed or accepted; also in warn.  The harness prints
+     * them with every result and records them in meta.json. */
+    int nnotice;
+    char **notice;
 } rbd_model;
 
+/* Model options (README.md, "Conventions", "Model options"; in a spec:
+ * urdf:PATH,strict,nonphysical,continuous=revolute). */
 typedef struct {
-    int strict;             /* triangle-inequality violations are errors    */
+    /* today's audit: every URDF link's inertia and every body's PSD to 1e-9
+     * of its trace, the triangle inequality and <mimic> are errors */
+    int strict;
+    /* a body whose inertia is not physical (below the rounding tolerance of
+     * the inertia rule) loads, with a warning, when M(q) stays positive
+     * definite; counted in rbd_model.nonphysical */
+    int nonphysical;
+    int continuous_revolute;/* URDF continuous joints load as revolute (nq = 1) */
     double gravity[3];      /* default (0, 0, -9.81)                        */
 } rbd_model_opts;
 
@@ -125,6 +149,10 @@ int rbd_builder_add(rbd_builder *b, int parent, const rbd_joint *j, const sp_xfo
 /* Validate, renumber depth-first, build.  The builder may be freed afterwards. */
 int rbd_builder_finish(rbd_builder *b, const rbd_model_opts *o, const char *spec, rbd_model **out);
 
+/* After a failed finish: the user index of the body whose data was refused,
+ * or -1 (the failure was not one body's). */
+int rbd_builder_failed_body(const rbd_builder *b);
+
 void rbd_model_free(rbd_model *m);
 
 /* 1 when the symmetric 3x3 A is positive semi-definite: principal minors of
@@ -132,24 +160,37 @@ void rbd_model_free(rbd_model *m);
 int rbd_sym3_psd(const double A[9], double scale, double rtol);
 /* Appends a copy of msg to m->warn (loaders record what they had to bend). */
 int rbd_model_add_warning(rbd_model *m, const char *msg);
+/* The same, also into m->notice. */
+int rbd_model_add_notice(rbd_model *m, const char *msg);
 
 /* spatial_v2 autoTree(N, bf, skew, taper) exactly as README.md ("Conventions") defines it. */
 int rbd_autotree(int N, double bf, double skew, double taper, const rbd_model_opts *o,
                  rbd_model **out);
-/* "autotree:N=100,bf=2,skew=0,taper=1" or "urdf:PATH[,freeflyer]". */
+/* "autotree:N=100,bf=2,skew=0,taper=1" or "urdf:PATH[,OPTION]...", OPTION one of
+ * freeflyer, strict, nonphysical, continuous=revolute (any order; each sets
+ * the field of *o of that name, on top of o's own). */
 int rbd_model_from_spec(const char *spec, const rbd_model_opts *o, rbd_model **out);
+/* The length of PATH in the text after "urdf:", its trailing options
+ * stripped and set in *freeflyer and *o (either may be NULL). */
+size_t rbd_urdf_spec_split(const char *path_and_options, int *freeflyer, rbd_model_opts *o);
+/* The canonical option suffix (",freeflyer,continuous=revolute,strict,nonphysical",
+ * the ones set) into buf. */
+void rbd_urdf_spec_suffix(int freeflyer, const rbd_model_opts *o, char *buf, size_t len);
 
 /* Load a URDF file (urdf.c); freeflyer puts a free-flyer joint ("root_joint")
  * between the world and the root link, otherwise the root link is welded to
  * the world.  As urdfdom/Pinocchio: joints numbered depth-first from the root,
  * siblings by joint name; fixed joints merged (inertia lumped into the moving
- * body above); revolute/continuous, prismatic, floating (-> free-flyer).  A
- * <mimic> joint loads as an independent joint with a warning in m->warn, and
- * is RBD_ENOTSUP when o->strict.  Errors name file:line and the element. */
+ * body above); revolute, continuous (RBD_JOINT_CONTINUOUS, nq = 2; revolute
+ * with o->continuous_revolute), prismatic, floating (-> free-flyer).  Each
+ * body's composite inertia is judged by the inertia rule (README.md); with
+ * o->strict each link's alone, as well.  A <mimic> joint loads as an
+ * independent joint with a warning in m->warn, and is RBD_ENOTSUP when
+ * o->strict.  Errors name file:line and the element. */
 int rbd_urdf_load(const char *path, int freeflyer, const rbd_model_opts *o, rbd_model **out);
 /* Writes m as URDF, bodies in the user numbering (urdf_write.c): revolute
- * (nq = 1, unbounded limits), prismatic, free-flyer -> floating; spherical is
- * RBD_ENOTSUP. */
+ * (nq = 1, unbounded limits), continuous (nq = 2, as Pinocchio reads it),
+ * prismatic, free-flyer -> floating; spherical is RBD_ENOTSUP. */
 int rbd_urdf_write(const rbd_model *m, FILE *f);
 
 /* Joint transform X_J(q) of body i (joint frame -> body frame). */
@@ -168,11 +209,17 @@ typedef struct {
 typedef struct { uint64_t s[4]; } rbd_rng;
 void rbd_rng_seed(rbd_rng *r, uint64_t seed);
 double rbd_rng_uniform(rbd_rng *r);     /* [-1, 1) */
-/* A random configuration (unit quaternions for Lie-group joints, uniform
- * in [-1, 1] otherwise) and, if non-NULL, v, a, tau uniform in [-1, 1]. */
+/* A random configuration (unit quaternions for spherical and free-flyer
+ * joints, (cos t, sin t) for continuous ones with t drawn as a revolute
+ * joint's q, uniform in [-1, 1] otherwise) and, if non-NULL, v, a, tau
+ * uniform in [-1, 1]. */
 void rbd_random_state(const rbd_model *m, rbd_rng *r, double *q, double *v, double *a,
                       double *tau);
-/* q_out = q (+) h*dv (tangent-space integration; revolute/prismatic: q + h dv). */
+/* The neutral configuration: 0 for revolute and prismatic, (1, 0) for
+ * continuous, identity quaternions (Pinocchio's neutral). */
+void rbd_neutral(const rbd_model *m, double *q);
+/* q_out = q (+) h*dv (tangent-space integration; revolute/prismatic: q + h dv;
+ * continuous: (cos, sin) rotated by h dv). */
 void rbd_integrate(const rbd_model *m, const double *q, const double *dv, double h,
                    double *q_out);
 
