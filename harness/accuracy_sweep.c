@@ -112,7 +112,7 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir)
     o.cache = cache;
     rbdref_opts_default(&o.ref);
     progress pg;
-    progress_start(&pg, nbm);
+    progress_start(&pg, nbm, "accuracy models");
     sink_ctx sc = { &log, NULL, &pg, 0, "" };
     audit_sink sink = { have_row, emit_row, &sc, on_ref };
     int rc = RBD_OK;

@@ -74,7 +74,7 @@ static int run_crossovers(const sweep_config *c, const char *dir, const shard_sp
             crossover_row_fields(A->name, B->name, c->bf[b], &xo, &r, buf, f);
             if (!shard_owns(sh, cell0 + (long)k * c->nbf + b)) continue;
             if (csvlog_find(&log, f) >= 0) continue;
-            if (isatty(2)) fprintf(stderr, "crossover %s vs %s, bf = %g ...\n", A->name, B->name, c->bf[b]);
+            fprintf(stderr, "crossover %s vs %s, bf = %g ...\n", A->name, B->name, c->bf[b]);
             int rc = crossover_run(A, B, c->bf[b], c, &xo, &cli_interrupted, &r);
             if (rc == 1) break;
             if (rc) { status = cli_lib_error("sweep", EXIT_FAIL); goto done; }
@@ -287,7 +287,7 @@ int cmd_sweep(int argc, char **argv)
     cli_catch_interrupt();
     int total = ntg * nbm, done_n = 0, skipped = 0, measured = 0;
     progress pg;
-    progress_start(&pg, total);
+    progress_start(&pg, total, "cells (method x model)");
     for (int j = 0; j < nbm && !cli_interrupted; j++) {
         /* the targets of this model still to measure (this shard's, not in
          * timings.csv yet), timed together: one batch of each per round */

@@ -22,6 +22,9 @@ xcells() { tail -n +2 "$1/crossover.csv" | cut -d, -f1-3 | sort; }
 for k in 1 2 3; do
     "$RBDIFF" sweep "${args[@]}" --shard $k/3 --out "$TMP/s$k" >/dev/null 2>"$TMP/err" || { fail "shard $k/3"; cat "$TMP/err"; }
 done
+# stderr is a file here: progress comes as log lines, the last one at 18/18
+grep -q '^progress: 18/18 cells (method x model), [0-9]* s elapsed$' "$TMP/err" ||
+    { fail "no final progress line for a non-terminal stderr"; cat "$TMP/err"; }
 [ "$(cells "$TMP/all" | wc -l)" -eq 18 ] || fail "the unsharded sweep has $(cells "$TMP/all" | wc -l) cells, expected 18"
 # every cell exactly once over the shards
 cat <(cells "$TMP/s1") <(cells "$TMP/s2") <(cells "$TMP/s3") | sort >"$TMP/union"
