@@ -14,6 +14,7 @@
 #include "cli.h"
 #include <jansson.h>
 #include "modelspec.h"
+#include "plot_style.h"
 #include "report_ratios.h"
 #include "results.h"
 
@@ -65,7 +66,7 @@ static const figure figures[] = {
 };
 
 typedef struct {
-    char files[8192], titles[4096], colors[512], dts[512];
+    char files[32768], titles[8192], colors[2048], dts[512], prow[1024], pcol[1024];
     int n;
 } series;
 
@@ -74,14 +75,39 @@ static int dash_of(double bf)
     return bf == 1 ? 1 : bf == 2 ? 2 : bf == 5 ? 3 : 4;
 }
 
-static void add_series(series *s, const char *file, const char *title, int color, int dt)
+static void cat(char *buf, size_t size, int first, const char *fmt, const char *v)
 {
-    size_t l;
-    l = strlen(s->files); snprintf(s->files + l, sizeof s->files - l, "%s%s", s->n ? " " : "", file);
-    l = strlen(s->titles); snprintf(s->titles + l, sizeof s->titles - l, "%s%s", s->n ? " " : "", title);
-    l = strlen(s->colors); snprintf(s->colors + l, sizeof s->colors - l, "%s%d", s->n ? " " : "", color);
-    l = strlen(s->dts); snprintf(s->dts + l, sizeof s->dts - l, "%s%d", s->n ? " " : "", dt);
+    size_t l = strlen(buf);
+    if (l < size) snprintf(buf + l, size - l, "%s", first ? "" : " ");
+    l = strlen(buf);
+    if (l < size) snprintf(buf + l, size - l, fmt, v);
+}
+
+/* color: "#rrggbb" (plot_style.c); row, col: the panel (panels.gp; 0 elsewhere). */
+static void add_series_at(series *s, const char *file, const char *title, const char *color, int dt, int row, int col)
+{
+    char d[32], r[16], c[16];
+    snprintf(d, sizeof d, "%d", dt);
+    snprintf(r, sizeof r, "%d", row);
+    snprintf(c, sizeof c, "%d", col);
+    cat(s->files, sizeof s->files, !s->n, "%s", file);
+    cat(s->titles, sizeof s->titles, !s->n, "%s", title);
+    cat(s->colors, sizeof s->colors, !s->n, "%s", color);
+    cat(s->dts, sizeof s->dts, !s->n, "%s", d);
+    cat(s->prow, sizeof s->prow, !s->n, "%s", r);
+    cat(s->pcol, sizeof s->pcol, !s->n, "%s", c);
     s->n++;
+}
+
+static void add_series(series *s, const char *file, const char *title, const char *color, int dt)
+{
+    add_series_at(s, file, title, color, dt, 0, 0);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
 
 static int cmp_row_N(const void *a, const void *b)
@@ -110,13 +136,14 @@ typedef struct {
 } dat_ctx;
 
 /* t_B / t_A of rows taken in the same rounds: the median over the rounds
- * of the per-round ratio, as tables.md and vs-<peer>.md report it; the
- * ratio of the medians for rows without samples. */
-static double paired_over(const timing_row *a, const timing_row *b)
+ * of the per-round ratio and its quartiles, as tables.md and vs-<peer>.md
+ * report it (report_paired); the ratio of the medians, without a band, for
+ * rows without samples.  Returns the rounds compared (0: no samples). */
+static int paired_over(const timing_row *a, const timing_row *b, double *q, double *q1, double *q3, int *w)
 {
-    double q;
-    int w;
-    return report_paired(b, a, &q, &w) ? q : b->median_ns / a->median_ns;
+    int K = report_paired_q(b, a, q, q1, q3, w);
+    if (!K) { *q = b->median_ns / a->median_ns; *q1 = *q3 = NAN; *w = 0; }
+    return K;
 }
 
 static int write_dat(FILE *f, void *p)
@@ -129,12 +156,16 @@ static int write_dat(FILE *f, void *p)
                     c->a[k]->q3_ns);
         return RBD_OK;
     }
-    fputs("# N tA_ns tB_ns (medians) tB/tA (paired)\n", f);
+    fputs("# N tA_ns tB_ns (medians) tB/tA (median of the per-round ratios) q1 q3 (their quartiles) "
+          "w K (in w of K rounds A was the faster)\n", f);
     for (int k = 0; k < c->na; k++)
         for (int j = 0; j < c->nb; j++)
-            if (c->b[j]->N == c->a[k]->N)
-                fprintf(f, "%d %.6g %.6g %.6g\n", c->a[k]->N, c->a[k]->median_ns, c->b[j]->median_ns,
-                        paired_over(c->a[k], c->b[j]));
+            if (c->b[j]->N == c->a[k]->N) {
+                double q, q1, q3;
+                int w, K = paired_over(c->a[k], c->b[j], &q, &q1, &q3, &w);
+                fprintf(f, "%d %.6g %.6g %.6g %.6g %.6g %d %d\n", c->a[k]->N, c->a[k]->median_ns, c->b[j]->median_ns,
+                        q, q1, q3, w, K);
+            }
     return RBD_OK;
 }
 
@@ -181,7 +212,7 @@ static int render_at(const plot_env *e, const char *script, const char *outname,
 static int render(const plot_env *e, const char *script, const char *outname, const series *s, const char *ttl,
                   const char *ylab, int logy, int mark)
 {
-    return render_at(e, script, outname, s, ttl, ylab, logy, mark, "top left");
+    return render_at(e, script, outname, s, ttl, ylab, logy, mark, "below");
 }
 
 static int plot_figure(const plot_env *e, const figure *fg)
@@ -203,7 +234,8 @@ static int plot_figure(const plot_env *e, const figure *fg)
                 snprintf(file, sizeof file, "%s/time_%s_bf%g.dat", e->datadir, fg->m[m], e->bfs[k]);
                 snprintf(title, sizeof title, "%s,bf=%g", fg->m[m], e->bfs[k]);
                 dat_ctx c = { a, NULL, na, 0, 0 };
-                if (!(rc = atomic_write(file, write_dat, &c))) add_series(&s, file, title, m + 1, dash_of(e->bfs[k]));
+                if (!(rc = atomic_write(file, write_dat, &c)))
+                    add_series(&s, file, title, plot_method_color(fg->m[m]), dash_of(e->bfs[k]));
             }
             if (!any) snprintf(missing + strlen(missing), sizeof missing - strlen(missing), " %s", fg->m[m]);
         }
@@ -219,7 +251,8 @@ static int plot_figure(const plot_env *e, const figure *fg)
             snprintf(file, sizeof file, "%s/speedup_%s_over_%s_bf%g.dat", e->datadir, fg->m[0], fg->m[1], e->bfs[k]);
             snprintf(title, sizeof title, "bf=%g", e->bfs[k]);
             dat_ctx c = { a, b, na, nb, 1 };
-            if (!(rc = atomic_write(file, write_dat, &c))) add_series(&s, file, title, 1, dash_of(e->bfs[k]));
+            if (!(rc = atomic_write(file, write_dat, &c)))
+                add_series(&s, file, title, plot_method_color(fg->m[0]), dash_of(e->bfs[k]));
         }
         if (!s.n) snprintf(missing, sizeof missing, " %s and %s at a common N", fg->m[0], fg->m[1]);
     }
@@ -237,14 +270,90 @@ static int plot_figure(const plot_env *e, const figure *fg)
                   fg->mark_xo);
 }
 
+/* One series of a small-multiples figure: its data file, method and bf. */
+typedef struct {
+    char file[1024];
+    const char *method;
+    double bf;
+} pentry;
+
+/* panels.gp: a row of panels per method family present, a column per bf. */
+static int render_panels(const plot_env *e, const char *name, const char *ttl, const char *ylab, int ycol,
+                         double yscale, double yfloor, const pentry *pe, int n)
+{
+    int fam_row[PLOT_NFAMILIES], nrows = 0, ncols = 0;
+    double bfs[16];
+    for (int f = 0; f < PLOT_NFAMILIES; f++) {
+        fam_row[f] = 0;
+        for (int i = 0; i < n && !fam_row[f]; i++)
+            if (plot_method_family(pe[i].method) == f) fam_row[f] = ++nrows;
+    }
+    for (int i = 0; i < n; i++) {
+        int j = 0;
+        while (j < ncols && bfs[j] != pe[i].bf) j++;
+        if (j == ncols && ncols < 16) bfs[ncols++] = pe[i].bf;
+    }
+    qsort(bfs, (size_t)ncols, sizeof bfs[0], cmp_double);
+    series *s = calloc(1, sizeof *s);
+    size_t len = 4096 + 2 * sizeof *s;
+    char *vars = malloc(len), gp[1024];
+    if (!s || !vars) { free(s); free(vars); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    for (int f = 0; f < PLOT_NFAMILIES; f++)
+        for (int i = 0; i < n; i++) {
+            if (plot_method_family(pe[i].method) != f) continue;
+            int col = 0, first = 1;
+            while (col < ncols && bfs[col] != pe[i].bf) col++;
+            for (int j = 0; j < i && first; j++) first = strcmp(pe[j].method, pe[i].method) != 0;
+            add_series_at(s, pe[i].file, first ? pe[i].method : "-", plot_method_color(pe[i].method), 1, fam_row[f],
+                          col + 1);
+        }
+    /* one y range for every panel, so rows and columns compare at a glance */
+    double ylo = INFINITY, yhi = 0;
+    for (int i = 0; i < n; i++) {
+        FILE *f = fopen(pe[i].file, "r");
+        char line[1024];
+        while (f && fgets(line, sizeof line, f)) {
+            if (line[0] == '#') continue;
+            char *p = line, *end;
+            double y = NAN;
+            for (int c = 1; c <= ycol; c++, p = end) {
+                y = strtod(p, &end);
+                if (end == p) { y = NAN; break; }
+            }
+            if (!isfinite(y)) continue;
+            y = y > 0 ? y / yscale : yfloor;
+            if (y < ylo) ylo = y;
+            if (y > yhi) yhi = y;
+        }
+        if (f) fclose(f);
+    }
+    if (!(ylo <= yhi)) ylo = yhi = 0;       /* no data: gnuplot autoscales */
+    int l = snprintf(vars, len, "outbase='%s/%s'; ttl='%s'; ylab='%s'; ycol=%d; yscale=%g; yfloor=%g; logy=1; "
+                     "ylo=%g; yhi=%g; nrows=%d; ncols=%d; files='%s'; titles='%s'; colors='%s'; prow='%s'; pcol='%s'",
+                     e->outdir, name, ttl, ylab, ycol, yscale, yfloor, ylo / 1.5, yhi * 1.5, nrows, ncols, s->files,
+                     s->titles, s->colors, s->prow, s->pcol);
+    for (int f = 0; f < PLOT_NFAMILIES; f++)
+        if (fam_row[f] && l > 0 && (size_t)l < len)
+            l += snprintf(vars + l, len - (size_t)l, "; rowttl%d='%s'", fam_row[f], plot_family_name(f));
+    for (int c = 0; c < ncols && l > 0 && (size_t)l < len; c++) {
+        if (bfs[c] == 1) l += snprintf(vars + l, len - (size_t)l, "; colttl%d='serial chain'", c + 1);
+        else l += snprintf(vars + l, len - (size_t)l, "; colttl%d='bf = %g'", c + 1, bfs[c]);
+    }
+    snprintf(gp, sizeof gp, "%s/panels.gp", e->gpdir);
+    int rc = l > 0 && (size_t)l < len ? run_gnuplot(e->gnuplot, gp, vars) : rbd_fail(RBD_EINVAL, "%s: too many series", name);
+    free(s);
+    free(vars);
+    if (!rc) printf("%s/%s.png\n%s/%s.svg\n", e->outdir, name, e->outdir, name);
+    return rc;
+}
+
 static int plot_all_times(const plot_env *e)
 {
-    series s;
-    memset(&s, 0, sizeof s);
     const timing_row **a = malloc(sizeof *a * (size_t)(e->nrows + 1));
     const char **meth = malloc(sizeof *meth * (size_t)(e->nrows + 1));
-    int nm = 0, rc = RBD_OK;
-    if (!a || !meth) { free(a); free(meth); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    pentry *pe = malloc(sizeof *pe * (size_t)(e->nrows + 1));
+    int nm = 0, np = 0, rc = RBD_OK;
+    if (!a || !meth || !pe) { free(a); free(meth); free(pe); return rbd_fail(RBD_ENOMEM, "out of memory"); }
     for (int i = 0; i < e->nrows; i++) {
         int j = 0;
         while (j < nm && strcmp(meth[j], e->rows[i].method)) j++;
@@ -254,17 +363,20 @@ static int plot_all_times(const plot_env *e)
         for (int k = 0; k < e->nbf && !rc; k++) {
             int na = rows_of(e->rows, e->nrows, meth[m], e->bfs[k], a);
             if (!na) continue;
-            char file[1024], title[128];
-            snprintf(file, sizeof file, "%s/time_%s_bf%g.dat", e->datadir, meth[m], e->bfs[k]);
-            snprintf(title, sizeof title, "%s,bf=%g", meth[m], e->bfs[k]);
+            snprintf(pe[np].file, sizeof pe[np].file, "%s/time_%s_bf%g.dat", e->datadir, meth[m], e->bfs[k]);
+            pe[np].method = meth[m];
+            pe[np].bf = e->bfs[k];
             dat_ctx c = { a, NULL, na, 0, 0 };
-            if (!(rc = atomic_write(file, write_dat, &c))) add_series(&s, file, title, m + 1, dash_of(e->bfs[k]));
+            if (!(rc = atomic_write(pe[np].file, write_dat, &c))) np++;
         }
+    if (!rc && !np) printf("plot times_all: skipped (no autoTree timings)\n");
+    else if (!rc)
+        rc = render_panels(e, "times_all", "Time per call of every method (median over the batches)",
+                           "time per call (us)", 2, 1000, 1e-9, pe, np);
     free(a);
     free(meth);
-    if (rc) return rc;
-    if (!s.n) { printf("plot times_all: skipped (no autoTree timings)\n"); return RBD_OK; }
-    return render(e, "time_vs_n.gp", "times_all", &s, "Time per call of every method", NULL, 1, 0);
+    free(pe);
+    return rc;
 }
 
 /* vs_<peer>_derivs and vs_<peer>_base: ours / peer per function (meta.json
@@ -290,7 +402,7 @@ static int plot_peer(const plot_env *e, const char *peer, json_t *fns, int deriv
             snprintf(file, sizeof file, "%s/%s_over_%s_bf%g.dat", e->datadir, ours, row, e->bfs[k]);
             snprintf(title, sizeof title, "%s/%s,bf=%g", ours, row + strlen(peer) + 1, e->bfs[k]);
             dat_ctx c = { a, b, na, nb, 1 };
-            if (!(rc = atomic_write(file, write_dat, &c))) add_series(&s, file, title, (int)i + 1, dash_of(e->bfs[k]));
+            if (!(rc = atomic_write(file, write_dat, &c))) add_series(&s, file, title, plot_method_color(row), dash_of(e->bfs[k]));
         }
     }
     free(a);
@@ -402,20 +514,19 @@ static int plot_fig5(const plot_env *e, const char *name, const char *ttl, const
     return RBD_OK;
 }
 
-/* accuracy.csv -> one figure per output (accuracy_<output>), one series per
- * method x bf, a colour per method (the same in every figure). */
+/* accuracy.csv -> one figure per output (accuracy_<output>): small
+ * multiples, a row of panels per method family and a column per bf, one
+ * series per method (its colour in every figure). */
 static int plot_accuracy_output(const plot_env *e, const csvlog *t, const char *output)
 {
-    series s;
-    memset(&s, 0, sizeof s);
-    int *used = calloc((size_t)t->nrows + 1, sizeof *used), rc = RBD_OK;
-    if (!used) return rbd_fail(RBD_ENOMEM, "out of memory");
+    int *used = calloc((size_t)t->nrows + 1, sizeof *used), rc = RBD_OK, np = 0;
+    pentry *pe = malloc(sizeof *pe * ((size_t)t->nrows + 1));
+    if (!used || !pe) { free(used); free(pe); return rbd_fail(RBD_ENOMEM, "out of memory"); }
     for (int i = 0; i < t->nrows && !rc; i++) {
         if (used[i] || !*t->rows[i][3] || strcmp(t->rows[i][1], output)) continue;
         /* every row with the same method, output and bf, sorted by N */
-        char file[1024], title[200];
-        snprintf(file, sizeof file, "%s/acc_%s_%s_bf%s.dat", e->datadir, t->rows[i][0], output, t->rows[i][3]);
-        snprintf(title, sizeof title, "%s,bf=%s", t->rows[i][0], t->rows[i][3]);
+        char *file = pe[np].file;
+        snprintf(file, sizeof pe[np].file, "%s/acc_%s_%s_bf%s.dat", e->datadir, t->rows[i][0], output, t->rows[i][3]);
         FILE *f = fopen(file, "w");
         if (!f) { rc = rbd_fail(RBD_EIO, "%s: %s", file, strerror(errno)); break; }
         fputs("# N rms_rel max_abs normwise\n", f);
@@ -430,22 +541,20 @@ static int plot_accuracy_output(const plot_env *e, const csvlog *t, const char *
             fprintf(f, "%s %s %s %s\n", t->rows[best][4], t->rows[best][7], t->rows[best][8], t->rows[best][9]);
         }
         if (fclose(f) != 0) { rc = rbd_fail(RBD_EIO, "%s: write error", file); break; }
-        /* colour: rank of the method among the file's methods */
-        int color = 0;
-        for (int j = 0; j <= i; j++) {
-            int first = 1;
-            for (int k = 0; k < j && first; k++) first = strcmp(t->rows[k][0], t->rows[j][0]) != 0;
-            if (first) color++;
-            if (first && !strcmp(t->rows[j][0], t->rows[i][0])) break;
-        }
-        add_series(&s, file, title, color, dash_of(atof(t->rows[i][3])));
+        pe[np].method = t->rows[i][0];
+        pe[np].bf = atof(t->rows[i][3]);
+        np++;
+    }
+    if (!rc && np) {
+        char name[64], ttl[200];
+        snprintf(name, sizeof name, "accuracy_%s", output);
+        snprintf(ttl, sizeof ttl, "%s: term-wise RMS relative error against the MPFR reference (worst over states; "
+                 "an exact 0 drawn at 1e-18)", output);
+        rc = render_panels(e, name, ttl, "RMS relative error", 2, 1, 1e-18, pe, np);
     }
     free(used);
-    if (rc || !s.n) return rc;
-    char name[64], ttl[200];
-    snprintf(name, sizeof name, "accuracy_%s", output);
-    snprintf(ttl, sizeof ttl, "%s: term-wise RMS relative error against the MPFR reference (worst over states)", output);
-    return render(e, "accuracy_vs_n.gp", name, &s, ttl, NULL, 1, 0);
+    free(pe);
+    return rc;
 }
 
 static int plot_accuracy(const plot_env *e, const char *dir)
@@ -492,12 +601,6 @@ static void load_crossovers(plot_env *e, const char *dir)
         snprintf(e->xcdts + d, sizeof e->xcdts - d, "%s%d", d ? " " : "", dash_of(atof(t.rows[i][2])));
     }
     csvlog_close(&t);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 int cmd_plot(int argc, char **argv)

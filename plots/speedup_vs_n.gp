@@ -2,10 +2,12 @@
 # Fig. 7 right): y = t_B / t_A, so values above 1 mean A is faster; also
 # ours / peer (A = the peer's function, B = ours: below 1, ours is faster).
 # The data's 4th column is that ratio paired, as tables.md reports it: the
-# median over the rounds of the per-round ratio.
+# median over the rounds of the per-round ratio; columns 5 and 6 its
+# quartiles, drawn as a band of the series' colour (nan: no per-round
+# samples, no band).
 # Called by `rbdiff plot` with:
 #   outbase  output path without extension (.png and .svg are written)
-#   files    data files, one per series: N tA_ns tB_ns tB/tA
+#   files    data files, one per series: N tA_ns tB_ns tB/tA q1 q3 w K
 #   titles, colors, dts, ttl   as in time_vs_n.gp
 #   ylab     y-axis label, e.g. "speedup t(rneacr) / t(idsva)"
 #   logy     1 for a logarithmic y axis
@@ -34,8 +36,11 @@ do for [fmt in "png svg"] {
         set label i sprintf(" N = %d", int(word(xcross, i))) at first int(word(xcross, i)), graph 0.04 left tc rgb "#606060"
         set arrow from first int(word(xcross, i)), graph 0 to first int(word(xcross, i)), graph 1 nohead lc rgb "#808080" lw 1.5 dt int(word(xcdts, i))
     }
-    plot 1 with lines lc rgb "#404040" lw 1 dt 1 notitle, \
+    plot for [i = 1:words(files)] word(files, i) using 1:5:6 with filledcurves \
+         fc rgb word(colors, i) fs transparent solid 0.18 noborder notitle, \
+         NaN with filledcurves fc rgb "#b0b0b0" fs transparent solid 0.5 title "interquartile range of the per-round ratios", \
+         1 with lines lc rgb "#404040" lw 1 dt 1 notitle, \
          for [i = 1:words(files)] word(files, i) using 1:4 with linespoints \
-         lc int(word(colors, i)) dt int(word(dts, i)) lw 2 pt 7 ps 0.6 title word(titles, i)
+         lc rgb word(colors, i) dt int(word(dts, i)) lw 2 pt 7 ps 0.6 title word(titles, i)
     unset output
 }

@@ -30,6 +30,6 @@ do for [fmt in "png svg"] {
         set arrow from first int(word(xcross, i)), graph 0 to first int(word(xcross, i)), graph 1 nohead lc rgb "#808080" lw 1.5 dt int(word(xcdts, i))
     }
     plot for [i = 1:words(files)] word(files, i) using 1:($2 / 1000) with linespoints \
-         lc int(word(colors, i)) dt int(word(dts, i)) lw 2 pt 7 ps 0.6 title word(titles, i)
+         lc rgb word(colors, i) dt int(word(dts, i)) lw 2 pt 7 ps 0.6 title word(titles, i)
     unset output
 }
