@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,9 +34,11 @@ static const char help[] =
     "  fig3_frames    speedup t(idsva-body) / t(idsva) vs N\n"
     "  fig4_pin26     speedup t(pin26) / t(idsva)\n"
     "  fig6_pin26fd   speedup t(pin26-fd) / t(fdsva)\n"
-    "  fig7_times     fdsva-dmm and fdsva-aza, crossover N marked (crossover.csv)\n"
-    "  fig7_speedup   t(fdsva-dmm) / t(fdsva-aza), log-log, crossover marked\n"
-    "  times_all      every method in timings.csv\n"
+    "  fig7_times     fdsva-dmm and fdsva-aza, crossover marked (crossover.csv: a line at\n"
+    "                 N_cross, a band over an unresolved bracket), and the search's probes\n"
+    "                 (crossover_probes.csv), so the axis reaches past the crossover\n"
+    "  fig7_speedup   t(fdsva-dmm) / t(fdsva-aza), log-log, the same marks and probes\n"
+    "  times_all      every method in timings.csv: a row of panels per method family\n"
     "  fig5_id        robots (timings rows of URDF models): idsva, pin26, rneacr bars\n"
     "  fig5_fd        robots: fdsva, pin26-fd, abacr bars\n"
     "  vs_PEER_derivs ours / peer for the derivative functions of a live peer (sweep\n"
@@ -45,7 +48,10 @@ static const char help[] =
     "median over the rounds of the per-round ratio (median of medians where a\n"
     "run kept no per-batch samples).\n"
     "  accuracy_OUT   RMS relative error vs N from accuracy.csv, one figure per\n"
-    "                 output (dtau_dq, dtau_dv, dqdd_dq, ..., tau, M, Minv, qdd)\n"
+    "                 output (dtau_dq, dtau_dv, dqdd_dq, ..., tau, M, Minv, qdd): a row\n"
+    "                 of panels per method family, a column per bf, one y range\n"
+    "Speed-ups carry the interquartile band of the per-round ratios; a method\n"
+    "has one colour in every figure (harness/plot_style.c).\n"
     "A figure without data is skipped with a note.\n";
 
 typedef struct {
@@ -61,8 +67,8 @@ static const figure figures[] = {
     { "fig3_frames", "IDSVA: body-frame time / ground-frame time (Fig. 3 analogue)", 1, { "idsva", "idsva-body" }, 0, 0 },
     { "fig4_pin26", "Speedup of IDSVA over Pinocchio 2.6 ID derivatives (Fig. 4 analogue)", 1, { "idsva", "pin26" }, 0, 0 },
     { "fig6_pin26fd", "Speedup of FDSVA over Pinocchio 2.6 FD derivatives (Fig. 6 analogue)", 1, { "fdsva", "pin26-fd" }, 0, 0 },
-    { "fig7_times", "FDSVA: DMM vs AZA (Fig. 7 analogue; vertical lines: crossover N)", 0, { "fdsva-dmm", "fdsva-aza" }, 1, 1 },
-    { "fig7_speedup", "Speedup of AZA over DMM, t(DMM) / t(AZA) (Fig. 7 analogue)", 1, { "fdsva-aza", "fdsva-dmm" }, 1, 1 },
+    { "fig7_times", "FDSVA: DMM vs AZA (Fig. 7 analogue; open symbols: probes of the crossover search)", 0, { "fdsva-dmm", "fdsva-aza" }, 1, 1 },
+    { "fig7_speedup", "Speedup of AZA over DMM, t(DMM) / t(AZA) (Fig. 7 analogue; open symbols: probes of the crossover search)", 1, { "fdsva-aza", "fdsva-dmm" }, 1, 1 },
 };
 
 typedef struct {
@@ -190,18 +196,26 @@ typedef struct {
     int nrows;
     double bfs[16];
     int nbf;
-    char xcross[256], xcdts[64];
+    /* Fig. 7: the crossover searches of fdsva-aza vs fdsva-dmm (crossover_marks.gp) and their probes */
+    char xckind[64], xcross[256], xclo[256], xchi[256], xcbf[256], xcdts[64];
+    char pfiles[8192], ptitles[1024];
+    double xmax;
 } plot_env;
 
 static int render_at(const plot_env *e, const char *script, const char *outname, const series *s, const char *ttl,
                      const char *ylab, int logy, int mark, const char *keypos)
 {
-    size_t len = strlen(s->files) + strlen(s->titles) + 2048 + strlen(e->outdir);
+    size_t len = strlen(s->files) + strlen(s->titles) + sizeof e->pfiles + 4096 + strlen(e->outdir);
     char *vars = malloc(len), gp[1024];
     if (!vars) return rbd_fail(RBD_ENOMEM, "out of memory");
-    snprintf(vars, len, "outbase='%s/%s'; files='%s'; titles='%s'; colors='%s'; dts='%s'; ttl='%s'; ylab='%s'; "
-             "logy=%d; xcross='%s'; xcdts='%s'; keypos='%s'", e->outdir, outname, s->files, s->titles, s->colors,
-             s->dts, ttl, ylab ? ylab : "", logy, mark ? e->xcross : "", mark ? e->xcdts : "", keypos);
+    int l = snprintf(vars, len, "outbase='%s/%s'; gpdir='%s'; files='%s'; titles='%s'; colors='%s'; dts='%s'; "
+                     "ttl='%s'; ylab='%s'; logy=%d; keypos='%s'", e->outdir, outname, e->gpdir, s->files, s->titles,
+                     s->colors, s->dts, ttl, ylab ? ylab : "", logy, keypos);
+    if (mark && l > 0 && (size_t)l < len)
+        snprintf(vars + l, len - (size_t)l, "; xckind='%s'; xcross='%s'; xclo='%s'; xchi='%s'; xcbf='%s'; "
+                 "xcdts='%s'; xmax=%g; pfiles='%s'; ptitles='%s'; pcola='%s'; pcolb='%s'", e->xckind, e->xcross,
+                 e->xclo, e->xchi, e->xcbf, e->xcdts, e->xmax, e->pfiles, e->ptitles,
+                 plot_method_color("fdsva-aza"), plot_method_color("fdsva-dmm"));
     snprintf(gp, sizeof gp, "%s/%s", e->gpdir, script);
     int rc = run_gnuplot(e->gnuplot, gp, vars);
     free(vars);
@@ -582,7 +596,21 @@ static int plot_accuracy(const plot_env *e, const char *dir)
     return rc;
 }
 
-/* Crossover N of fdsva-aza vs fdsva-dmm (either order) per bf. */
+static void add_word(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add_word(char *buf, size_t size, const char *fmt, ...)
+{
+    size_t l = strlen(buf);
+    if (l + 1 >= size) return;
+    if (l) buf[l++] = ' ', buf[l] = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + l, size - l, fmt, ap);
+    va_end(ap);
+}
+
+/* The searches of fdsva-aza (A) against fdsva-dmm (B) per bf, for Fig. 7:
+ * found or at the bottom: a line at N_cross; unresolved: the bracket; none:
+ * a note.  The x axis reaches past each (xmax). */
 static void load_crossovers(plot_env *e, const char *dir)
 {
     char *path = results_path(dir, CROSSOVER_CSV);
@@ -593,14 +621,78 @@ static void load_crossovers(plot_env *e, const char *dir)
     }
     free(path);
     for (int i = 0; i < t.nrows; i++) {
-        int ab = !strcmp(t.rows[i][0], "fdsva-aza") && !strcmp(t.rows[i][1], "fdsva-dmm");
-        int ba = !strcmp(t.rows[i][0], "fdsva-dmm") && !strcmp(t.rows[i][1], "fdsva-aza");
-        if ((!ab && !ba) || !*t.rows[i][4]) continue;
-        size_t l = strlen(e->xcross), d = strlen(e->xcdts);
-        snprintf(e->xcross + l, sizeof e->xcross - l, "%s%s", l ? " " : "", t.rows[i][4]);
-        snprintf(e->xcdts + d, sizeof e->xcdts - d, "%s%d", d ? " " : "", dash_of(atof(t.rows[i][2])));
+        const char *const *r = (const char *const *)t.rows[i];
+        if (strcmp(r[0], "fdsva-aza") || strcmp(r[1], "fdsva-dmm")) continue;
+        const char *st = r[7];
+        char kind = !strcmp(st, "found") || !strcmp(st, "at-lo") ? 'f' : !strcmp(st, "none") ? 'n'
+                    : !strncmp(st, "unresolved", 10) ? 'u' : 0;
+        if (!kind || (kind == 'f' && !*r[4])) continue;
+        add_word(e->xckind, sizeof e->xckind, "%c", kind);
+        add_word(e->xcross, sizeof e->xcross, "%s", kind == 'f' ? r[4] : "0");
+        add_word(e->xclo, sizeof e->xclo, "%s", r[5]);
+        add_word(e->xchi, sizeof e->xchi, "%s", r[6]);
+        add_word(e->xcbf, sizeof e->xcbf, "%s", r[2]);
+        add_word(e->xcdts, sizeof e->xcdts, "%d", dash_of(atof(r[2])));
+        double right = 1.25 * atof(r[6]);
+        if (right > e->xmax) e->xmax = right;
     }
     csvlog_close(&t);
+}
+
+typedef struct {
+    const csvlog *t;
+    const char *bf;
+} probes_ctx;
+
+static int write_probes(FILE *f, void *p)
+{
+    const probes_ctx *c = p;
+    fputs("# N tA_ns tB_ns tB/tA (median over the pairs) q1 q3 A_faster pairs (A = fdsva-aza, B = fdsva-dmm)\n", f);
+    int last = 0;
+    for (;;) {      /* in increasing N */
+        int best = -1;
+        for (int i = 0; i < c->t->nrows; i++) {
+            char *const *r = c->t->rows[i];
+            if (strcmp(r[0], "fdsva-aza") || strcmp(r[1], "fdsva-dmm") || strcmp(r[2], c->bf)) continue;
+            int N = atoi(r[3]);
+            if (N > last && (best < 0 || N < atoi(c->t->rows[best][3]))) best = i;
+        }
+        if (best < 0) break;
+        char *const *r = c->t->rows[best];
+        fprintf(f, "%s %s %s %s %s %s %s %s\n", r[3], r[5], r[6], r[7], r[8], r[9], r[10], r[4]);
+        last = atoi(r[3]);
+    }
+    return RBD_OK;
+}
+
+/* crossover_probes.csv -> one data file per bf for Fig. 7's probe points. */
+static int load_probes(plot_env *e, const char *dir)
+{
+    char *path = results_path(dir, CROSSOVER_PROBES_CSV);
+    csvlog t;
+    if (!path) return rbd_fail(RBD_ENOMEM, "out of memory");
+    if (access(path, R_OK) != 0) { free(path); return RBD_OK; }
+    int rc = csvlog_read(&t, path, crossover_probes_cols, CROSSOVER_PROBES_NCOLS, CROSSOVER_PROBES_NKEY);
+    free(path);
+    if (rc) return rc;
+    for (int i = 0; i < t.nrows && !rc; i++) {
+        char *const *r = t.rows[i];
+        if (strcmp(r[0], "fdsva-aza") || strcmp(r[1], "fdsva-dmm")) continue;
+        int first = 1;
+        for (int j = 0; j < i && first; j++)
+            first = strcmp(t.rows[j][0], r[0]) || strcmp(t.rows[j][1], r[1]) || strcmp(t.rows[j][2], r[2]);
+        if (first) {
+            char file[1024];
+            snprintf(file, sizeof file, "%s/xo_probes_bf%s.dat", e->datadir, r[2]);
+            probes_ctx c = { &t, r[2] };
+            if ((rc = atomic_write(file, write_probes, &c))) break;
+            add_word(e->pfiles, sizeof e->pfiles, "%s", file);
+            add_word(e->ptitles, sizeof e->ptitles, "probes,bf=%s", r[2]);
+        }
+        if (1.1 * atof(r[3]) > e->xmax) e->xmax = 1.1 * atof(r[3]);
+    }
+    csvlog_close(&t);
+    return rc;
 }
 
 int cmd_plot(int argc, char **argv)
@@ -660,6 +752,9 @@ int cmd_plot(int argc, char **argv)
     }
     qsort(e.bfs, (size_t)e.nbf, sizeof e.bfs[0], cmp_double);
     load_crossovers(&e, dir);
+    if (load_probes(&e, dir)) { cli_lib_error("plot", 0); goto done; }
+    for (int i = 0; i < nrows && e.xmax > 0; i++)     /* the marks widen the axis, never cut the data */
+        if (isfinite(rows[i].bf) && 1.1 * rows[i].N > e.xmax) e.xmax = 1.1 * rows[i].N;
     for (size_t k = 0; k < sizeof figures / sizeof figures[0]; k++)
         if (plot_figure(&e, &figures[k])) { cli_lib_error("plot", 0); goto done; }
     static const char *const f5id[] = { "idsva", "pin26", "rneacr" }, *const f5fd[] = { "fdsva", "pin26-fd", "abacr" };

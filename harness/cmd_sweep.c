@@ -51,14 +51,24 @@ static const char help[] =
 
 static int run_crossovers(const sweep_config *c, const char *dir, const shard_spec *sh, long cell0)
 {
-    char *p = results_path(dir, CROSSOVER_CSV);
-    csvlog log;
-    if (!p) return cli_error("sweep", EXIT_FAIL, "out of memory");
+    char *p = results_path(dir, CROSSOVER_CSV), *pp = results_path(dir, CROSSOVER_PROBES_CSV);
+    csvlog log, plog;
+    memset(&plog, 0, sizeof plog);
+    if (!p || !pp) { free(p); free(pp); return cli_error("sweep", EXIT_FAIL, "out of memory"); }
     if (csvlog_open(&log, p, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY)) {
         free(p);
+        free(pp);
         return cli_lib_error("sweep", EXIT_FAIL);
     }
     free(p);
+    if (csvlog_open(&plog, pp, crossover_probes_cols, CROSSOVER_PROBES_NCOLS, CROSSOVER_PROBES_NKEY)) {
+        free(pp);
+        csvlog_close(&log);
+        return cli_lib_error("sweep", EXIT_FAIL);
+    }
+    free(pp);
+    xo_probes *pr = malloc(sizeof *pr);
+    if (!pr) { csvlog_close(&log); csvlog_close(&plog); return cli_error("sweep", EXIT_FAIL, "out of memory"); }
     xo_opts xo;
     xo_opts_default(&xo);
     xo.lo = c->xo_lo;
@@ -75,14 +85,20 @@ static int run_crossovers(const sweep_config *c, const char *dir, const shard_sp
             if (!shard_owns(sh, cell0 + (long)k * c->nbf + b)) continue;
             if (csvlog_find(&log, f) >= 0) continue;
             fprintf(stderr, "crossover %s vs %s, bf = %g ...\n", A->name, B->name, c->bf[b]);
-            int rc = crossover_run(A, B, c->bf[b], c, &xo, &cli_interrupted, &r);
+            int rc = crossover_run(A, B, c->bf[b], c, &xo, &cli_interrupted, &r, pr);
             if (rc == 1) break;
             if (rc) { status = cli_lib_error("sweep", EXIT_FAIL); goto done; }
             crossover_row_fields(A->name, B->name, c->bf[b], &xo, &r, buf, f);
-            if (csvlog_append(&log, f)) { status = cli_lib_error("sweep", EXIT_FAIL); goto done; }
+            /* the row, then its probes: a kill in between loses only the probes (Fig. 7's extra points) */
+            if (csvlog_append(&log, f) || crossover_log_probes(&plog, A->name, B->name, c->bf[b], pr)) {
+                status = cli_lib_error("sweep", EXIT_FAIL);
+                goto done;
+            }
         }
     }
 done:
+    free(pr);
+    csvlog_close(&plog);
     csvlog_close(&log);
     return status;
 }

@@ -25,6 +25,8 @@ if [ "$(head -c 8 "$TMP/synth/plots/fig2_id.png" | od -An -tx1 | tr -d ' \n')" !
 fi
 # the crossover of crossover.csv reaches the Fig. 7 scripts
 if ! grep -q "N = 57" "$TMP/synth/plots/fig7_times.svg"; then echo "FAIL: crossover N not marked"; fails=$((fails + 1)); fi
+# an unresolved search is marked as its bracket, and the axis reaches past it
+if ! grep -q "unresolved in \[40, 60\]" "$TMP/synth/plots/fig7_speedup.svg"; then echo "FAIL: unresolved bracket not marked"; fails=$((fails + 1)); fi
 
 # Fig. 5: one cluster per robot, ordered by nv, in the data gnuplot reads
 if [ "$(awk '!/^#/ { printf "%s ", $1 }' "$TMP/synth/plots/data/fig5_id.dat")" != "ur5 hyq+ff " ]; then
