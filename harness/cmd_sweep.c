@@ -36,6 +36,7 @@ static const char help[] =
     "  --blas-threads N --counters yes|no --name NAME\n"
     "  --crossover 'A B' --crossover-range LO:HI\n"
     "  --robots LIST      e.g. ur5,hyq:freeflyer (tests/models/NAME.urdf), timed and audited\n"
+    "  --robot-methods LIST  only these methods (and PEER.FUNCTIONs) on the robots\n"
     "  --peers LIST       pinocchio, mujoco, all or none: other libraries timed in the same rounds,\n"
     "                     each checked against ours on every model first (DIR/peer_checks.csv)\n"
     "  --accuracy-N LIST --accuracy-bf LIST --accuracy-skew X --accuracy-taper X\n"
@@ -311,6 +312,7 @@ int cmd_sweep(int argc, char **argv)
         for (int i = 0; i < ntg; i++) {
             const char *key[3] = { tg[i].name, tg[i].kind, bm[j].spec };
             if (!shard_owns(&sh, (long)j * ntg + i)) continue;
+            if (j >= nbm - c.nrobots && !sweep_config_robot_times(&c, tg[i].name)) continue;  /* robot_methods */
             if (csvlog_find(&log, key) >= 0) { skipped++; ours_there |= !tg[i].peer; continue; }
             tp[np++] = &tg[i];
         }

@@ -132,6 +132,23 @@ static void test_errors(void **s)
     expect_error("pin = 1.5\n", RBD_EPARSE, "1: pin: '1.5' is not a whole number");
     expect_error("fdsva_dmm = fast\n", RBD_EPARSE, "1: fdsva_dmm: 'fast' is neither measure nor rule");
     expect_error("zeros_preset = on\n", RBD_EPARSE, "1: zeros_preset: 'on' is not yes or no");
+    expect_error("robot_methods = idsva, nosuch\n", RBD_EINVAL, "1: robot_methods: unknown method 'nosuch' (valid: ");
+}
+
+/* robot_methods: without it every target runs on the robots; with it, the
+ * listed methods and peer functions only. */
+static void test_robot_methods(void **s)
+{
+    (void)s;
+    sweep_config c;
+    sweep_config_init(&c);
+    assert_true(sweep_config_robot_times(&c, "rneacr"));
+    assert_int_equal(sweep_config_set(&c, "robot_methods", "idsva, pinocchio.computeRNEADerivatives", "x"), 0);
+    assert_true(sweep_config_robot_times(&c, "idsva"));
+    assert_true(sweep_config_robot_times(&c, "pinocchio.computeRNEADerivatives"));
+    assert_false(sweep_config_robot_times(&c, "rneacr"));
+    assert_false(sweep_config_robot_times(&c, "pinocchio.rnea"));
+    sweep_config_free(&c);
 }
 
 static void test_unreadable(void **s)
@@ -185,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_unreadable),
         cmocka_unit_test(test_lists),
+        cmocka_unit_test(test_robot_methods),
         cmocka_unit_test(test_shipped_configs_parse),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
