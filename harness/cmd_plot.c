@@ -24,7 +24,7 @@
 #endif
 
 static const char help[] =
-    "Usage: rbdiff plot DIR [--out PLOTDIR] [--scripts GPDIR] [--gnuplot PROG]\n\n"
+    "Usage: rbdiff plot DIR [--with DIR2] [--out PLOTDIR] [--scripts GPDIR] [--gnuplot PROG]\n\n"
     "Renders PNG and SVG figures from the results directory DIR into\n"
     "PLOTDIR (default DIR/plots), with the gnuplot scripts in GPDIR (default\n"
     "plots/ of the source tree).  Serial chain solid, bf = 2 dashed, bf = 5\n"
@@ -39,7 +39,9 @@ static const char help[] =
     "                 (crossover_probes.csv), so the axis reaches past the crossover\n"
     "  fig7_speedup   t(fdsva-dmm) / t(fdsva-aza), log-log, the same marks and probes\n"
     "  times_all      every method in timings.csv: a row of panels per method family\n"
-    "  fig5_id        robots (timings rows of URDF models): idsva, pin26, rneacr bars\n"
+    "  fig5_id        robots (timings rows of URDF models): idsva, pin26, rneacr bars;\n"
+    "                 with --with DIR2 (the same robots timed by another build, e.g.\n"
+    "                 clang) its bars beside, lighter, as the paper's gcc and clang\n"
     "  fig5_fd        robots: fdsva, pin26-fd, abacr bars\n"
     "  vs_PEER_derivs ours / peer for the derivative functions of a live peer (sweep\n"
     "                 --peers), one line per function and bf, < 1: ours faster\n"
@@ -87,6 +89,18 @@ static void cat(char *buf, size_t size, int first, const char *fmt, const char *
     if (l < size) snprintf(buf + l, size - l, "%s", first ? "" : " ");
     l = strlen(buf);
     if (l < size) snprintf(buf + l, size - l, fmt, v);
+}
+
+static void add_word(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add_word(char *buf, size_t size, const char *fmt, ...)
+{
+    size_t l = strlen(buf);
+    if (l + 1 >= size) return;
+    if (l) buf[l++] = ' ', buf[l] = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + l, size - l, fmt, ap);
+    va_end(ap);
 }
 
 /* color: "#rrggbb" (plot_style.c); row, col: the panel (panels.gp; 0 elsewhere). */
@@ -200,6 +214,10 @@ typedef struct {
     char xckind[64], xcross[256], xclo[256], xchi[256], xcbf[256], xcdts[64];
     char pfiles[8192], ptitles[1024];
     double xmax;
+    /* --with DIR: a second build's run (Fig. 5 side by side); labels from the meta.json compilers */
+    const timing_row *wrows;
+    int nwrows;
+    char label[64], wlabel[64];
 } plot_env;
 
 static int render_at(const plot_env *e, const char *script, const char *outname, const series *s, const char *ttl,
@@ -449,8 +467,10 @@ static int plot_peers(const plot_env *e, const char *dir)
     return rc;
 }
 
-/* Fig. 5: the models that are not autoTree (robots), one bar per method,
- * clusters ordered by nv then name. */
+/* Fig. 5: the models that are not autoTree (robots), one bar per method and
+ * build (this run's, and the --with run's, e.g. a clang build, lighter),
+ * clusters ordered by nv then name; each bar's label is its paired ratio
+ * to the first method of the same build (the median over the rounds). */
 typedef struct {
     const plot_env *e;
     const char *const *m;
@@ -459,26 +479,38 @@ typedef struct {
     int nr;
 } fig5_ctx;
 
-static const timing_row *robot_row(const plot_env *e, const char *model, const char *method)
+static const timing_row *robot_row(const timing_row *rows, int n, const char *model, const char *method)
 {
-    for (int k = 0; k < e->nrows; k++)
-        if (!isfinite(e->rows[k].bf) && !strcmp(e->rows[k].model, model) && !strcmp(e->rows[k].method, method))
-            return &e->rows[k];
+    for (int k = 0; k < n; k++)
+        if (!isfinite(rows[k].bf) && !strcmp(rows[k].model, model) && !strcmp(rows[k].method, method))
+            return &rows[k];
     return NULL;
+}
+
+static void fig5_cells(FILE *f, const timing_row *rows, int n, const char *model, const char *const *m, int j)
+{
+    const timing_row *t = robot_row(rows, n, model, m[j]), *t0 = robot_row(rows, n, model, m[0]);
+    double q;
+    int w;
+    if (!t) { fputs(" - -", f); return; }
+    fprintf(f, " %.6g", t->median_ns / 1e3);
+    if (j && t0 && report_paired(t, t0, &q, &w) && isfinite(q)) fprintf(f, " %.2fx", q);
+    else if (j && t0) fprintf(f, " %.2fx", t->median_ns / t0->median_ns);
+    else fputs(" -", f);
 }
 
 static int write_fig5(FILE *f, void *p)
 {
     const fig5_ctx *c = p;
-    fputs("# robot nv median_us per method (- = not measured)\n", f);
+    const plot_env *e = c->e;
+    fputs("# robot nv, then per method (and build): median_us, its paired ratio to the first method's ('-': none)\n", f);
     for (int r = 0; r < c->nr; r++) {
         char lab[256];
         spec_label(c->robots[r]->model, lab, sizeof lab);
         fprintf(f, "%s %d", lab, c->robots[r]->nv);
         for (int j = 0; j < c->nm; j++) {
-            const timing_row *t = robot_row(c->e, c->robots[r]->model, c->m[j]);
-            if (t) fprintf(f, " %.6g", t->median_ns / 1e3);
-            else fputs(" -", f);
+            fig5_cells(f, e->rows, e->nrows, c->robots[r]->model, c->m, j);
+            if (e->wrows) fig5_cells(f, e->wrows, e->nwrows, c->robots[r]->model, c->m, j);
         }
         fputc('\n', f);
     }
@@ -489,6 +521,14 @@ static int cmp_robot(const void *a, const void *b)
 {
     const timing_row *x = *(timing_row *const *)a, *y = *(timing_row *const *)b;
     return x->nv != y->nv ? x->nv - y->nv : strcmp(x->model, y->model);
+}
+
+/* "#rrggbb" mixed halfway with white: the second build's bars. */
+static void lighter(const char *hex, char out[8])
+{
+    unsigned v = (unsigned)strtoul(hex + 1, NULL, 16);
+    unsigned r = (v >> 16) & 255, g = (v >> 8) & 255, b = v & 255;
+    snprintf(out, 8, "#%02x%02x%02x", (r + 255) / 2, (g + 255) / 2, (b + 255) / 2);
 }
 
 static int plot_fig5(const plot_env *e, const char *name, const char *ttl, const char *const *m, int nm)
@@ -513,14 +553,24 @@ static int plot_fig5(const plot_env *e, const char *name, const char *ttl, const
         return RBD_OK;
     }
     qsort(rob, (size_t)nr, sizeof *rob, cmp_robot);
-    char file[1024], titles[256] = "", vars[3000];
+    char file[1024], titles[1024] = "", colors[512] = "", vars[4096];
     snprintf(file, sizeof file, "%s/%s.dat", e->datadir, name);
-    for (int j = 0; j < nm; j++) snprintf(titles + strlen(titles), sizeof titles - strlen(titles), "%s%s", j ? " " : "", m[j]);
+    for (int j = 0; j < nm; j++) {
+        char lc[8];
+        lighter(plot_method_color(m[j]), lc);
+        add_word(titles, sizeof titles, "%s%s%s", m[j], e->wrows ? "," : "", e->wrows ? e->label : "");
+        add_word(colors, sizeof colors, "%s", plot_method_color(m[j]));
+        if (e->wrows) {
+            add_word(titles, sizeof titles, "%s,%s", m[j], e->wlabel);
+            add_word(colors, sizeof colors, "%s", lc);
+        }
+    }
     fig5_ctx c = { e, m, nm, rob, nr };
     int rc = atomic_write(file, write_fig5, &c);
     free(rob);
     if (rc) return rc;
-    snprintf(vars, sizeof vars, "outbase='%s/%s'; file='%s'; titles='%s'; ttl='%s'", e->outdir, name, file, titles, ttl);
+    snprintf(vars, sizeof vars, "outbase='%s/%s'; file='%s'; titles='%s'; colors='%s'; ttl='%s'", e->outdir, name,
+             file, titles, colors, ttl);
     char gp[1024];
     snprintf(gp, sizeof gp, "%s/fig5.gp", e->gpdir);
     if ((rc = run_gnuplot(e->gnuplot, gp, vars))) return rc;
@@ -594,18 +644,6 @@ static int plot_accuracy(const plot_env *e, const char *dir)
     csvlog_close(&t);
     if (!rc && !any) printf("plot accuracy: skipped (no autoTree rows in accuracy.csv)\n");
     return rc;
-}
-
-static void add_word(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void add_word(char *buf, size_t size, const char *fmt, ...)
-{
-    size_t l = strlen(buf);
-    if (l + 1 >= size) return;
-    if (l) buf[l++] = ' ', buf[l] = 0;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + l, size - l, fmt, ap);
-    va_end(ap);
 }
 
 /* The searches of fdsva-aza (A) against fdsva-dmm (B) per bf, for Fig. 7:
@@ -695,16 +733,35 @@ static int load_probes(plot_env *e, const char *dir)
     return rc;
 }
 
+/* "gcc-12.2.0" from meta.json's "GNU 12.2.0" ("clang-14.0.6" from "Clang
+ * ..."); "build" when there is none. */
+static void build_label(const char *dir, char *out, size_t len)
+{
+    char *path = results_path(dir, "meta.json");
+    json_t *meta = path ? json_load_file(path, 0, NULL) : NULL;
+    free(path);
+    const char *cc = json_string_value(json_object_get(meta, "compiler"));
+    char id[32] = "", ver[32] = "";
+    if (!cc || sscanf(cc, "%31s %31s", id, ver) < 1) snprintf(out, len, "build");
+    else snprintf(out, len, "%s%s%s", !strcmp(id, "GNU") ? "gcc" : !strcmp(id, "Clang") ? "clang" : id,
+                  *ver ? "-" : "", ver);
+    for (char *p = out; *p; p++)
+        if (*p == ' ' || *p == '\'') *p = '_';
+    json_decref(meta);
+}
+
 int cmd_plot(int argc, char **argv)
 {
     static const struct option opts[] = { { "out", required_argument, 0, 'o' }, { "scripts", required_argument, 0, 's' },
                                           { "gnuplot", required_argument, 0, 'g' }, { "help", no_argument, 0, 'h' },
+                                          { "with", required_argument, 0, 'w' },
                                           { 0, 0, 0, 0 } };
     plot_env e;
     memset(&e, 0, sizeof e);
     e.gnuplot = "gnuplot";
     e.gpdir = RBD_SOURCE_DIR "/plots";
-    const char *outdir = NULL;
+    const char *outdir = NULL, *with = NULL;
+    timing_row *wrows = NULL;
     int ch;
     optind = 1;
     opterr = 0;
@@ -714,6 +771,7 @@ int cmd_plot(int argc, char **argv)
         case 'o': outdir = optarg; break;
         case 's': e.gpdir = optarg; break;
         case 'g': e.gnuplot = optarg; break;
+        case 'w': with = optarg; break;
         default: return cli_bad_option("plot", ch, argv);
         }
     }
@@ -751,6 +809,13 @@ int cmd_plot(int argc, char **argv)
         if (j == e.nbf && e.nbf < 16) e.bfs[e.nbf++] = rows[i].bf;
     }
     qsort(e.bfs, (size_t)e.nbf, sizeof e.bfs[0], cmp_double);
+    build_label(dir, e.label, sizeof e.label);
+    if (with) {
+        if (timing_rows_load(with, &wrows, &e.nwrows)) { cli_lib_error("plot", 0); goto done; }
+        e.wrows = wrows;
+        build_label(with, e.wlabel, sizeof e.wlabel);
+        if (!strcmp(e.wlabel, e.label)) snprintf(e.wlabel + strlen(e.wlabel), sizeof e.wlabel - strlen(e.wlabel), "(2)");
+    }
     load_crossovers(&e, dir);
     if (load_probes(&e, dir)) { cli_lib_error("plot", 0); goto done; }
     for (int i = 0; i < nrows && e.xmax > 0; i++)     /* the marks widen the axis, never cut the data */
@@ -758,8 +823,8 @@ int cmd_plot(int argc, char **argv)
     for (size_t k = 0; k < sizeof figures / sizeof figures[0]; k++)
         if (plot_figure(&e, &figures[k])) { cli_lib_error("plot", 0); goto done; }
     static const char *const f5id[] = { "idsva", "pin26", "rneacr" }, *const f5fd[] = { "fdsva", "pin26-fd", "abacr" };
-    if (plot_fig5(&e, "fig5_id", "ID derivatives on robots (Fig. 5 analogue; label: time / time of idsva)", f5id, 3) ||
-        plot_fig5(&e, "fig5_fd", "FD derivatives on robots (Fig. 5 analogue; label: time / time of fdsva)", f5fd, 3)) {
+    if (plot_fig5(&e, "fig5_id", "ID derivatives on robots (Fig. 5 analogue; label: time / time of idsva in the same rounds and build)", f5id, 3) ||
+        plot_fig5(&e, "fig5_fd", "FD derivatives on robots (Fig. 5 analogue; label: time / time of fdsva in the same rounds and build)", f5fd, 3)) {
         cli_lib_error("plot", 0);
         goto done;
     }
@@ -768,6 +833,7 @@ int cmd_plot(int argc, char **argv)
 done:
     free(tpath);
     free(rows);
+    free(wrows);
     free(od);
     free(dd);
     return status;
