@@ -185,12 +185,14 @@ static void test_lists(void **s)
 static void test_shipped_configs_parse(void **s)
 {
     (void)s;
-    const char *files[] = { RBD_SOURCE_DIR "/harness/sweeps/default.conf", RBD_SOURCE_DIR "/harness/sweeps/paper.conf" };
-    for (int k = 0; k < 2; k++) {
+    const char *files[] = { RBD_SOURCE_DIR "/harness/sweeps/default.conf", RBD_SOURCE_DIR "/harness/sweeps/paper.conf",
+                            RBD_SOURCE_DIR "/harness/sweeps/clang.conf" };
+    for (int k = 0; k < 3; k++) {
         sweep_config c;
         sweep_config_init(&c);
         if (sweep_config_read(&c, files[k])) fail_msg("%s", rbd_last_error());
-        assert_true(c.nN > 0 && c.nbf > 0);
+        if (k < 2) assert_true(c.nN > 0 && c.nbf > 0);
+        else assert_true(c.nrobots > 0 && c.nxo > 0);    /* clang.conf: robots and the crossover only */
         sweep_config_free(&c);
     }
 }
