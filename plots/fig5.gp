@@ -19,7 +19,7 @@ set yrange [0:*]
 set key below noenhanced
 set grid ytics lc rgb "#e0e0e0"
 set title ttl noenhanced
-set xtics noenhanced
+set xtics noenhanced rotate by -20
 n = words(titles)
 # x of bar j (1-based) in cluster i (0-based), as gnuplot places clustered histograms
 xbar(i, j) = i + (j - 1 - (n - 1) / 2.0) / (n + 1.5)
@@ -30,6 +30,6 @@ do for [fmt in "png svg"] {
     plot for [j = 1:n] file using (column(2 * j + 1)):xtic(sprintf("%s (%d)", strcol(1), int(column(2)))) \
              title word(titles, j) lc rgb word(colors, j), \
          for [j = 1:n] file using (xbar($0, j)):(column(2 * j + 1)):(stringcolumn(2 * j + 2) eq "-" ? "" : stringcolumn(2 * j + 2)) \
-             with labels offset 0, 0.7 rotate by 90 left font "Sans,8" notitle
+             with labels offset 0.8, 0.6 rotate by 90 left font "Sans,8" notitle
     unset output
 }
