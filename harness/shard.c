@@ -37,6 +37,7 @@ static const table_kind tables[] = {
     { TIMINGS_CSV, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY },
     { SAMPLES_CSV, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY },
     { CROSSOVER_CSV, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY },
+    { CROSSOVER_PROBES_CSV, crossover_probes_cols, CROSSOVER_PROBES_NCOLS, CROSSOVER_PROBES_NKEY },
     { ACCURACY_CSV, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY },
     { INSTRUCTIONS_CSV, instructions_cols, INSTRUCTIONS_NCOLS, INSTRUCTIONS_NKEY },
 };
