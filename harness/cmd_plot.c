@@ -445,8 +445,7 @@ static int plot_peer(const plot_env *e, const char *peer, json_t *fns, int deriv
     snprintf(ttl, sizeof ttl, "rbdiff / %s, live in the same rounds (%s; below 1: ours faster)", peer,
              derivs ? "derivatives" : "base algorithms");
     snprintf(ylab, sizeof ylab, "t(ours) / t(%s), median of per-round ratios", peer);
-    /* the ratios fall with N: the key where the lines are not */
-    return render_at(e, "speedup_vs_n.gp", name, &s, ttl, ylab, 1, 0, "bottom left");
+    return render(e, "speedup_vs_n.gp", name, &s, ttl, ylab, 1, 0);     /* key below the frame, as every figure */
 }
 
 static int plot_peers(const plot_env *e, const char *dir)
