@@ -13,7 +13,7 @@ rm -rf "$TMP"
 mkdir -p "$TMP"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-"$RBDIFF" sweep --methods idsva,idsva-body,pin26,fdsva,pin26-fd,fdsva-aza,fdsva-dmm --base no --N 2,5,9 --bf 1,2 \
+"$RBDIFF" sweep --methods idsva,idsva-body,pin26,fdsva,pin26-fd,fdsva-aza,fdsva-dmm,dgemm --base no --N 2,5,9 --bf 1,2 \
     --batches 5 --batch-ms 0.3 --warmup-ms 0.5 --counters no --peers none --out "$TMP/r" >/dev/null 2>"$TMP/err" ||
     { fail "sweep"; cat "$TMP/err"; }
 "$RBDIFF" plot "$TMP/r" >"$TMP/out" 2>"$TMP/err" || { fail "plot"; cat "$TMP/err"; }
@@ -47,6 +47,11 @@ for f in "$TMP"/r/plots/data/speedup_*_over_*_bf*.dat; do
     [ -z "$bad" ] || fail "$b: $bad"
     checked=$((checked + $(printf '%s\n' "$out" | awk '/^checked/ { print $2 + 0 }')))
 done
+# tables.md's "% dgemm peak": over the run's best dgemm rate, so the best dgemm row reads 100 and none more
+peak=$(awk -F'|' '/^\| dgemm \|/ { v = $10 + 0; if (v > m) m = v } END { print m + 0 }' "$TMP/r/tables.md")
+[ "$peak" = 100 ] || fail "the best dgemm row reads $peak % of the dgemm peak, expected 100"
+grep -q "best rate of OpenBLAS dgemm in this run (.* GFLOP/s at n = [0-9]" "$TMP/r/tables.md" ||
+    fail "tables.md does not name the n of the dgemm peak"
 # fig3 (idsva-body), fig4 (pin26), fig6 (pin26-fd), fig7 (fdsva-dmm): 3 N x 2 bf each
 [ "$checked" -eq 24 ] || fail "compared $checked plotted ratios with the table, expected 24"
 [ "$fails" -eq 0 ] && echo "plot ratio checks passed ($checked ratios)"
