@@ -2,6 +2,7 @@
 # Called by `rbdiff plot` with:
 #   outbase  output path without extension (.png and .svg are written)
 #   files    data files, one per series: N median_ns min_ns q1_ns q3_ns
+#            (the quartiles over the batches drawn as a faint band)
 #   titles   one legend entry per series (no spaces)
 #   colors   line colour index per series (one per method)
 #   dts      dash type per series: 1 serial chain (solid), 2 bf = 2 (dashed),
@@ -29,10 +30,14 @@ do for [fmt in "png svg"] {
     set output outbase.".".fmt
     load gpdir."/crossover_marks.gp"
     if (words(pfiles) == 0) {
-    plot for [i = 1:words(files)] word(files, i) using 1:($2 / 1000) with linespoints \
+    plot for [i = 1:words(files)] word(files, i) using 1:($4 / 1000):($5 / 1000) with filledcurves \
+         fc rgb word(colors, i) fs transparent solid 0.15 noborder notitle, \
+         for [i = 1:words(files)] word(files, i) using 1:($2 / 1000) with linespoints \
          lc rgb word(colors, i) dt int(word(dts, i)) lw 2 pt 7 ps 0.6 title word(titles, i)
     } else {
-    plot for [i = 1:words(files)] word(files, i) using 1:($2 / 1000) with linespoints \
+    plot for [i = 1:words(files)] word(files, i) using 1:($4 / 1000):($5 / 1000) with filledcurves \
+         fc rgb word(colors, i) fs transparent solid 0.15 noborder notitle, \
+         for [i = 1:words(files)] word(files, i) using 1:($2 / 1000) with linespoints \
          lc rgb word(colors, i) dt int(word(dts, i)) lw 2 pt 7 ps 0.6 title word(titles, i), \
          for [i = 1:words(pfiles)] word(pfiles, i) using 1:($2 / 1000) with points lc rgb pcola \
          pt int(word(pts, (i - 1) % 4 + 1)) ps 1 title word(ptitles, i), \
