@@ -111,8 +111,9 @@ int plot_write_dat(FILE *f, void *p)
         for (int j = 0; j < c->nb; j++)
             if (c->b[j]->N == c->a[k]->N) {
                 double q, q1, q3;
+                /* the ratios in full, so a reader rounding them (tests/cli/plot_ratios.sh) gets tables.md's digits */
                 int w, K = plot_paired_over(c->a[k], c->b[j], &q, &q1, &q3, &w);
-                fprintf(f, "%d %.6g %.6g %.6g %.6g %.6g %d %d\n", c->a[k]->N, c->a[k]->median_ns, c->b[j]->median_ns,
+                fprintf(f, "%d %.6g %.6g %.17g %.17g %.17g %d %d\n", c->a[k]->N, c->a[k]->median_ns, c->b[j]->median_ns,
                         q, q1, q3, w, K);
             }
     return RBD_OK;
