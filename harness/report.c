@@ -137,6 +137,14 @@ static int write_tables(FILE *f, void *p)
         }
     }
     if (others) {
+        /* the columns of the methods timed on these models (robot_methods may leave most out) */
+        int no = 0;
+        for (int m = 0; m < nm; m++) {
+            int any = 0;
+            for (int k = 0; k < c->n && !any; k++) any = !isfinite(c->rows[k].bf) && !strcmp(c->rows[k].method, meth[m]);
+            if (any) meth[no++] = meth[m];
+        }
+        nm = no;
         fputs("\n## Other models\n\n| model | nq | nv |", f);
         for (int m = 0; m < nm; m++) fprintf(f, " %s |", meth[m]);
         fputs("\n|---|---:|---:|", f);
