@@ -149,7 +149,14 @@ static int ratios(const claim_data *d, const claim *c, const where_t *w, double 
         char where[160];  /* N=..,bf=.. or the URDF name */
         if (isfinite(b->bf)) snprintf(where, sizeof where, "N=%d,bf=%g", b->N, b->bf);
         else snprintf(where, sizeof where, "%.80s", short_model(b->model));
-        if (q < *mn) { *mn = q; snprintf(at_min, len, "%s", where); }
+        if (q < *mn) {
+            /* where, and (paired rows) in how many rounds B was the faster there */
+            double q2;
+            int wins, K = report_paired(a, b, &q2, &wins);
+            *mn = q;
+            if (K) snprintf(at_min, len, "%.100s, %.40s faster in %d of %d rounds", where, c->B, wins, K);
+            else snprintf(at_min, len, "%s", where);
+        }
         if (q > *mx) { *mx = q; snprintf(at_max, len, "%s", where); }
     }
     return cnt;
@@ -192,7 +199,7 @@ claim_verdict claim_check(const claim *c, const claim_data *run, const claim_dat
     }
     if (!strcmp(kind, "ratio") || !strcmp(kind, "min") || !strcmp(kind, "range")) {
         double mn, mx;
-        char at_min[160] = "", at_max[160] = "";
+        char at_min[320] = "", at_max[320] = "";
         int n = ratios(d, c, &w, &mn, &mx, at_min, at_max, sizeof at_min);
         if (!n) {
             snprintf(verdict, vlen, "not measured: no paired %s and %s rows at %s in this run", c->A, c->B, c->where);
