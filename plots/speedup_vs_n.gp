@@ -24,7 +24,7 @@ if (exists("logy") && logy) { set logscale y }
 set xlabel "N (bodies)"
 set ylabel ylab noenhanced
 if (!exists("keypos")) keypos = "top left"
-set key @keypos noenhanced
+set key @keypos noenhanced height 1.5
 set grid xtics ytics mxtics mytics lc rgb "#e0e0e0"
 set title ttl noenhanced
 if (!exists("pfiles")) pfiles = ""

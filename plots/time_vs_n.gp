@@ -19,7 +19,7 @@ set logscale xy
 set xlabel "N (bodies)"
 set ylabel "time per call (µs)"
 if (!exists("keypos")) keypos = "below"
-set key @keypos noenhanced
+set key @keypos noenhanced height 1.5
 set grid xtics ytics mxtics mytics lc rgb "#e0e0e0"
 set title ttl noenhanced
 if (!exists("pfiles")) pfiles = ""
