@@ -145,7 +145,7 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir)
     o.cache = cache;
     rbdref_opts_default(&o.ref);
     progress pg;
-    progress_start(&pg, nbm);
+    progress_start(&pg, nbm, "accuracy models");
     sink_ctx sc = { &log, &cond, NULL, &pg, 0, "" };
     audit_sink sink = { .have = have_row, .emit = emit_row, .ctx = &sc, .have_cond = have_cond,
                         .emit_cond = emit_cond, .on_ref = on_ref };

@@ -88,8 +88,23 @@ int bench_measure_set(const bench_target *const *t, int n, const rbd_model *m, c
 /* Crossover search of A vs B on autotree:N,bf (c->skew, c->taper) by
  * xo_bisect with real timings (short batches, see crossover_run.c).
  * 0, 1 when interrupted (stop flag), or a negative code (message set). */
+typedef struct {
+    int N, pairs, a_faster;     /* pairs in which A was the faster */
+    double ta, tb;              /* medians over the pairs, ns per call */
+    double ratio, q1, q3;       /* t_B / t_A per pair: median, quartiles */
+} xo_probe_stat;
+
+typedef struct {
+    xo_probe_stat p[64];
+    int n;
+} xo_probes;
+
+/* pr (may be NULL) receives each probe's pairs summarised. */
 int crossover_run(const rbd_method *A, const rbd_method *B, double bf, const sweep_config *c, const xo_opts *xo,
-                  volatile sig_atomic_t *stop, xo_result *r);
+                  volatile sig_atomic_t *stop, xo_result *r, xo_probes *pr);
+/* Appends pr's probes to crossover_probes.csv (log opened with
+ * crossover_probes_cols). */
+int crossover_log_probes(csvlog *log, const char *A, const char *B, double bf, const xo_probes *pr);
 /* The fields of one crossover.csv row (key A, B, bf, range). */
 int crossover_row_fields(const char *A, const char *B, double bf, const xo_opts *xo, const xo_result *r,
                          char buf[11][64], const char *fields[11]);

@@ -34,6 +34,7 @@ int cmd_accuracy(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_crossover(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_anchors(int argc, char **argv);
 int cmd_merge(int argc, char **argv);

@@ -20,7 +20,8 @@ static const char help[] =
     "  --alpha P          per-decision error (default 0.01)\n"
     "  --min-reps R       pairs before the first test (default 7)\n"
     "  --max-reps R       pairs before giving up on a probe (default 41)\n"
-    "  --out DIR          append rows to DIR/crossover.csv (a rerun skips done rows)\n"
+    "  --out DIR          append rows to DIR/crossover.csv, each probe's pairs summarised to\n"
+    "                     DIR/crossover_probes.csv (a rerun skips done rows)\n"
     "  --skew X --taper X --seed S --pool P --batch-ms MS --pin CPU --blas-threads N\n"
     "  --minv KIND      M^-1 of the FD methods: analytic (default), ltdl, lapack\n"
     "  --fdsva-crossover N  fdsva: DMM below this dense size of dID/du (nv on a chain), the\n"
@@ -46,8 +47,10 @@ int cmd_crossover(int argc, char **argv)
     const char *out = NULL;
     int ch, status = EXIT_USAGE;
     long v;
-    csvlog log;
+    csvlog log, plog;
     memset(&log, 0, sizeof log);
+    memset(&plog, 0, sizeof plog);
+    xo_probes *pr = NULL;
     optind = 1;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
@@ -100,7 +103,15 @@ int cmd_crossover(int argc, char **argv)
             goto done;
         }
         free(p);
+        if (!(p = results_path(out, CROSSOVER_PROBES_CSV)) ||
+            csvlog_open(&plog, p, crossover_probes_cols, CROSSOVER_PROBES_NCOLS, CROSSOVER_PROBES_NKEY)) {
+            free(p);
+            cli_lib_error("crossover", 0);
+            goto done;
+        }
+        free(p);
     }
+    if (!(pr = malloc(sizeof *pr))) { cli_error("crossover", 0, "out of memory"); goto done; }
     if (bench_setup("crossover", &c)) goto done;
     cli_catch_interrupt();
     printf("%-12s %-12s %5s %9s %8s %-14s %6s %6s %10s\n", "A", "B", "bf", "N_cross", "bracket", "status", "probes",
@@ -116,14 +127,17 @@ int cmd_crossover(int argc, char **argv)
                     c.bf[b], log.path);
             continue;
         }
-        int rc = crossover_run(mA, mB, c.bf[b], &c, &xo, &cli_interrupted, &r);
+        int rc = crossover_run(mA, mB, c.bf[b], &c, &xo, &cli_interrupted, &r, pr);
         if (rc == 1) break;
         if (rc) { cli_lib_error("crossover", 0); goto done; }
         crossover_row_fields(mA->name, mB->name, c.bf[b], &xo, &r, buf, f);
         printf("%-12s %-12s %5g %9s %4d:%-3d %-14s %6d %6d %10.4f\n", mA->name, mB->name, c.bf[b], *f[4] ? f[4] : "-",
                r.lo, r.hi, f[7], r.probes, r.reps, r.confidence);
         fflush(stdout);
-        if (out && csvlog_append(&log, f)) { cli_lib_error("crossover", 0); goto done; }
+        if (out && (csvlog_append(&log, f) || crossover_log_probes(&plog, mA->name, mB->name, c.bf[b], pr))) {
+            cli_lib_error("crossover", 0);
+            goto done;
+        }
     }
     if (out) {
         char *cl = meta_cmdline(cli_argc, cli_argv);
@@ -136,6 +150,8 @@ int cmd_crossover(int argc, char **argv)
     status = cli_interrupted ? cli_error("crossover", EXIT_INTERRUPTED, "interrupted; finished rows are on disk")
                              : EXIT_OK;
 done:
+    free(pr);
+    csvlog_close(&plog);
     csvlog_close(&log);
     free(opts);
     sweep_config_free(&c);

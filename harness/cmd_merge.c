@@ -10,6 +10,7 @@ static const char help[] =
     "Usage: rbdiff merge [--force] OUT DIR1 [DIR2 ...]\n\n"
     "Joins results directories (the shards of `rbdiff sweep --shard K/N`)\n"
     "into the new directory OUT: timings.csv, samples.csv, crossover.csv,\n"
+    "crossover_probes.csv, "
     "accuracy.csv and instructions.csv rows are joined (a cell present twice\n"
     "keeps its first row), meta.json lists every shard (build, shard, host,\n"
     "invocations), tables.md and benchmarks.json are regenerated.  Every\n"

@@ -1,10 +1,13 @@
-/* rbdiff plot DIR: the paper's figures from a results directory.  This file
- * extracts one data file per series into DIR/plots/data/ and runs the
- * gnuplot scripts of plots/ (parameterised by files, titles and styles); a
- * figure whose data is missing is skipped with a note. */
+/* rbdiff plot DIR: the paper's figures from a results directory.  Each
+ * figure writes one data file per series into DIR/plots/data/ and runs a
+ * gnuplot script of plots/ (parameterised by files, titles and styles); a
+ * figure whose data is missing is skipped with a note.  This file: the
+ * options, the times and speed-up figures and the peers'; plot_panels.c,
+ * plot_fig5.c and plot_fig7.c the rest (plot.h). */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +18,14 @@
 #include "cli.h"
 #include <jansson.h>
 #include "modelspec.h"
+#include "plot.h"
+#include "plot_style.h"
 #include "report_ratios.h"
 #include "results.h"
 #include "datadir.h"
 
 static const char help[] =
-    "Usage: rbdiff plot DIR [--out PLOTDIR] [--scripts GPDIR] [--gnuplot PROG]\n\n"
+    "Usage: rbdiff plot DIR [--with DIR2] [--out PLOTDIR] [--scripts GPDIR] [--gnuplot PROG]\n\n"
     "Renders PNG and SVG figures from the results directory DIR into\n"
     "PLOTDIR (default DIR/plots), with the gnuplot scripts in GPDIR (default\n"
     "plots/ of the source tree).  Serial chain solid, bf = 2 dashed, bf = 5\n"
@@ -30,10 +35,14 @@ static const char help[] =
     "  fig3_frames    speedup t(idsva-body) / t(idsva) vs N\n"
     "  fig4_pin26     speedup t(pin26) / t(idsva)\n"
     "  fig6_pin26fd   speedup t(pin26-fd) / t(fdsva)\n"
-    "  fig7_times     fdsva-dmm and fdsva-aza, crossover N marked (crossover.csv)\n"
-    "  fig7_speedup   t(fdsva-dmm) / t(fdsva-aza), log-log, crossover marked\n"
-    "  times_all      every method in timings.csv\n"
-    "  fig5_id        robots (timings rows of URDF models): idsva, pin26, rneacr bars\n"
+    "  fig7_times     fdsva-dmm and fdsva-aza, crossover marked (crossover.csv: a line at\n"
+    "                 N_cross, a band over an unresolved bracket), and the search's probes\n"
+    "                 (crossover_probes.csv), so the axis reaches past the crossover\n"
+    "  fig7_speedup   t(fdsva-dmm) / t(fdsva-aza), log-log, the same marks and probes\n"
+    "  times_all      every method in timings.csv: a row of panels per method family\n"
+    "  fig5_id        robots (timings rows of URDF models): idsva, pin26, rneacr bars;\n"
+    "                 with --with DIR2 (the same robots timed by another build, e.g.\n"
+    "                 clang) its bars beside, lighter, as the paper's gcc and clang\n"
     "  fig5_fd        robots: fdsva, pin26-fd, abacr bars\n"
     "  vs_PEER_derivs ours / peer for the derivative functions of a live peer (sweep\n"
     "                 --peers), one line per function and bf, < 1: ours faster\n"
@@ -42,7 +51,10 @@ static const char help[] =
     "median over the rounds of the per-round ratio (median of medians where a\n"
     "run kept no per-batch samples).\n"
     "  accuracy_OUT   RMS relative error vs N from accuracy.csv, one figure per\n"
-    "                 output (dtau_dq, dtau_dv, dqdd_dq, ..., tau, M, Minv, qdd)\n"
+    "                 output (dtau_dq, dtau_dv, dqdd_dq, ..., tau, M, Minv, qdd): a row\n"
+    "                 of panels per method family, a column per bf, one y range\n"
+    "Speed-ups carry the interquartile band of the per-round ratios; a method\n"
+    "has one colour in every figure (harness/plot_style.c).\n"
     "A figure without data is skipped with a note.\n";
 
 typedef struct {
@@ -58,129 +70,9 @@ static const figure figures[] = {
     { "fig3_frames", "IDSVA: body-frame time / ground-frame time (Fig. 3 analogue)", 1, { "idsva", "idsva-body" }, 0, 0 },
     { "fig4_pin26", "Speedup of IDSVA over Pinocchio 2.6 ID derivatives (Fig. 4 analogue)", 1, { "idsva", "pin26" }, 0, 0 },
     { "fig6_pin26fd", "Speedup of FDSVA over Pinocchio 2.6 FD derivatives (Fig. 6 analogue)", 1, { "fdsva", "pin26-fd" }, 0, 0 },
-    { "fig7_times", "FDSVA: DMM vs AZA (Fig. 7 analogue; vertical lines: crossover N)", 0, { "fdsva-dmm", "fdsva-aza" }, 1, 1 },
-    { "fig7_speedup", "Speedup of AZA over DMM, t(DMM) / t(AZA) (Fig. 7 analogue)", 1, { "fdsva-aza", "fdsva-dmm" }, 1, 1 },
+    { "fig7_times", "FDSVA: DMM vs AZA (Fig. 7 analogue; open symbols: probes of the crossover search)", 0, { "fdsva-dmm", "fdsva-aza" }, 1, 1 },
+    { "fig7_speedup", "Speedup of AZA over DMM, t(DMM) / t(AZA) (Fig. 7 analogue; open symbols: probes of the crossover search)", 1, { "fdsva-aza", "fdsva-dmm" }, 1, 1 },
 };
-
-typedef struct {
-    char files[8192], titles[4096], colors[512], dts[512];
-    int n;
-} series;
-
-static int dash_of(double bf)
-{
-    return bf == 1 ? 1 : bf == 2 ? 2 : bf == 5 ? 3 : 4;
-}
-
-static void add_series(series *s, const char *file, const char *title, int color, int dt)
-{
-    size_t l;
-    l = strlen(s->files); snprintf(s->files + l, sizeof s->files - l, "%s%s", s->n ? " " : "", file);
-    l = strlen(s->titles); snprintf(s->titles + l, sizeof s->titles - l, "%s%s", s->n ? " " : "", title);
-    l = strlen(s->colors); snprintf(s->colors + l, sizeof s->colors - l, "%s%d", s->n ? " " : "", color);
-    l = strlen(s->dts); snprintf(s->dts + l, sizeof s->dts - l, "%s%d", s->n ? " " : "", dt);
-    s->n++;
-}
-
-static int cmp_row_N(const void *a, const void *b)
-{
-    const timing_row *x = *(timing_row *const *)a, *y = *(timing_row *const *)b;
-    return x->N - y->N;
-}
-
-/* autoTree rows of method at bf, sorted by N; returns the count. */
-static int rows_of(const timing_row *rows, int n, const char *method, double bf, const timing_row **out)
-{
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        if (strcmp(rows[i].method, method) || rows[i].bf != bf) continue;
-        int dup = 0;
-        for (int j = 0; j < k && !dup; j++) dup = out[j]->N == rows[i].N;
-        if (!dup) out[k++] = &rows[i];
-    }
-    qsort(out, (size_t)k, sizeof *out, cmp_row_N);
-    return k;
-}
-
-typedef struct {
-    const timing_row **a, **b;
-    int na, nb, pair;
-} dat_ctx;
-
-/* t_B / t_A of rows taken in the same rounds: the median over the rounds
- * of the per-round ratio, as tables.md and vs-<peer>.md report it; the
- * ratio of the medians for rows without samples. */
-static double paired_over(const timing_row *a, const timing_row *b)
-{
-    double q;
-    int w;
-    return report_paired(b, a, &q, &w) ? q : b->median_ns / a->median_ns;
-}
-
-static int write_dat(FILE *f, void *p)
-{
-    const dat_ctx *c = p;
-    if (!c->pair) {
-        fputs("# N median_ns min_ns q1_ns q3_ns\n", f);
-        for (int k = 0; k < c->na; k++)
-            fprintf(f, "%d %.6g %.6g %.6g %.6g\n", c->a[k]->N, c->a[k]->median_ns, c->a[k]->min_ns, c->a[k]->q1_ns,
-                    c->a[k]->q3_ns);
-        return RBD_OK;
-    }
-    fputs("# N tA_ns tB_ns (medians) tB/tA (paired)\n", f);
-    for (int k = 0; k < c->na; k++)
-        for (int j = 0; j < c->nb; j++)
-            if (c->b[j]->N == c->a[k]->N)
-                fprintf(f, "%d %.6g %.6g %.6g\n", c->a[k]->N, c->a[k]->median_ns, c->b[j]->median_ns,
-                        paired_over(c->a[k], c->b[j]));
-    return RBD_OK;
-}
-
-static int run_gnuplot(const char *prog, const char *script, const char *vars)
-{
-    pid_t pid = fork();
-    if (pid < 0) return rbd_fail(RBD_EIO, "fork: %s", strerror(errno));
-    if (pid == 0) {
-        execlp(prog, prog, "-e", vars, script, (char *)NULL);
-        fprintf(stderr, "rbdiff plot: cannot run %s: %s\n", prog, strerror(errno));
-        _exit(127);
-    }
-    int st;
-    if (waitpid(pid, &st, 0) < 0) return rbd_fail(RBD_EIO, "waitpid: %s", strerror(errno));
-    if (!WIFEXITED(st) || WEXITSTATUS(st)) return rbd_fail(RBD_EIO, "%s %s failed (status %d)", prog, script, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-    return RBD_OK;
-}
-
-typedef struct {
-    const char *gnuplot, *gpdir, *outdir, *datadir;
-    const timing_row *rows;
-    int nrows;
-    double bfs[16];
-    int nbf;
-    char xcross[256], xcdts[64];
-} plot_env;
-
-static int render_at(const plot_env *e, const char *script, const char *outname, const series *s, const char *ttl,
-                     const char *ylab, int logy, int mark, const char *keypos)
-{
-    size_t len = strlen(s->files) + strlen(s->titles) + 2048 + strlen(e->outdir);
-    char *vars = malloc(len), gp[1024];
-    if (!vars) return rbd_fail(RBD_ENOMEM, "out of memory");
-    snprintf(vars, len, "outbase='%s/%s'; files='%s'; titles='%s'; colors='%s'; dts='%s'; ttl='%s'; ylab='%s'; "
-             "logy=%d; xcross='%s'; xcdts='%s'; keypos='%s'", e->outdir, outname, s->files, s->titles, s->colors,
-             s->dts, ttl, ylab ? ylab : "", logy, mark ? e->xcross : "", mark ? e->xcdts : "", keypos);
-    snprintf(gp, sizeof gp, "%s/%s", e->gpdir, script);
-    int rc = run_gnuplot(e->gnuplot, gp, vars);
-    free(vars);
-    if (!rc) printf("%s/%s.png\n%s/%s.svg\n", e->outdir, outname, e->outdir, outname);
-    return rc;
-}
-
-static int render(const plot_env *e, const char *script, const char *outname, const series *s, const char *ttl,
-                  const char *ylab, int logy, int mark)
-{
-    return render_at(e, script, outname, s, ttl, ylab, logy, mark, "top left");
-}
 
 static int plot_figure(const plot_env *e, const figure *fg)
 {
@@ -194,21 +86,22 @@ static int plot_figure(const plot_env *e, const figure *fg)
         for (int m = 0; m < 4 && fg->m[m] && !rc; m++) {
             int any = 0;
             for (int k = 0; k < e->nbf && !rc; k++) {
-                int na = rows_of(e->rows, e->nrows, fg->m[m], e->bfs[k], a);
+                int na = plot_rows_of(e->rows, e->nrows, fg->m[m], e->bfs[k], a);
                 if (!na) continue;
                 any = 1;
                 char file[1024], title[128];
                 snprintf(file, sizeof file, "%s/time_%s_bf%g.dat", e->datadir, fg->m[m], e->bfs[k]);
                 snprintf(title, sizeof title, "%s,bf=%g", fg->m[m], e->bfs[k]);
                 dat_ctx c = { a, NULL, na, 0, 0 };
-                if (!(rc = atomic_write(file, write_dat, &c))) add_series(&s, file, title, m + 1, dash_of(e->bfs[k]));
+                if (!(rc = atomic_write(file, plot_write_dat, &c)))
+                    plot_add_series(&s, file, title, plot_method_color(fg->m[m]), plot_dash_of(e->bfs[k]));
             }
             if (!any) snprintf(missing + strlen(missing), sizeof missing - strlen(missing), " %s", fg->m[m]);
         }
     } else {
         for (int k = 0; k < e->nbf && !rc; k++) {
-            int na = rows_of(e->rows, e->nrows, fg->m[0], e->bfs[k], a);
-            int nb = rows_of(e->rows, e->nrows, fg->m[1], e->bfs[k], b);
+            int na = plot_rows_of(e->rows, e->nrows, fg->m[0], e->bfs[k], a);
+            int nb = plot_rows_of(e->rows, e->nrows, fg->m[1], e->bfs[k], b);
             int common = 0;
             for (int i = 0; i < na; i++)
                 for (int j = 0; j < nb; j++) common += a[i]->N == b[j]->N;
@@ -217,7 +110,8 @@ static int plot_figure(const plot_env *e, const figure *fg)
             snprintf(file, sizeof file, "%s/speedup_%s_over_%s_bf%g.dat", e->datadir, fg->m[0], fg->m[1], e->bfs[k]);
             snprintf(title, sizeof title, "bf=%g", e->bfs[k]);
             dat_ctx c = { a, b, na, nb, 1 };
-            if (!(rc = atomic_write(file, write_dat, &c))) add_series(&s, file, title, 1, dash_of(e->bfs[k]));
+            if (!(rc = atomic_write(file, plot_write_dat, &c)))
+                plot_add_series(&s, file, title, plot_method_color(fg->m[0]), plot_dash_of(e->bfs[k]));
         }
         if (!s.n) snprintf(missing, sizeof missing, " %s and %s at a common N", fg->m[0], fg->m[1]);
     }
@@ -231,38 +125,8 @@ static int plot_figure(const plot_env *e, const figure *fg)
     if (*missing) printf("plot %s: no timings for%s; plotted the rest\n", fg->name, missing);
     char ylab[160];
     snprintf(ylab, sizeof ylab, "speedup t(%s) / t(%s)", fg->m[1], fg->m[0]);
-    return render(e, fg->speedup ? "speedup_vs_n.gp" : "time_vs_n.gp", fg->name, &s, fg->title, ylab, fg->logy,
+    return plot_render(e, fg->speedup ? "speedup_vs_n.gp" : "time_vs_n.gp", fg->name, &s, fg->title, ylab, fg->logy,
                   fg->mark_xo);
-}
-
-static int plot_all_times(const plot_env *e)
-{
-    series s;
-    memset(&s, 0, sizeof s);
-    const timing_row **a = malloc(sizeof *a * (size_t)(e->nrows + 1));
-    const char **meth = malloc(sizeof *meth * (size_t)(e->nrows + 1));
-    int nm = 0, rc = RBD_OK;
-    if (!a || !meth) { free(a); free(meth); return rbd_fail(RBD_ENOMEM, "out of memory"); }
-    for (int i = 0; i < e->nrows; i++) {
-        int j = 0;
-        while (j < nm && strcmp(meth[j], e->rows[i].method)) j++;
-        if (j == nm) meth[nm++] = e->rows[i].method;
-    }
-    for (int m = 0; m < nm && !rc; m++)
-        for (int k = 0; k < e->nbf && !rc; k++) {
-            int na = rows_of(e->rows, e->nrows, meth[m], e->bfs[k], a);
-            if (!na) continue;
-            char file[1024], title[128];
-            snprintf(file, sizeof file, "%s/time_%s_bf%g.dat", e->datadir, meth[m], e->bfs[k]);
-            snprintf(title, sizeof title, "%s,bf=%g", meth[m], e->bfs[k]);
-            dat_ctx c = { a, NULL, na, 0, 0 };
-            if (!(rc = atomic_write(file, write_dat, &c))) add_series(&s, file, title, m + 1, dash_of(e->bfs[k]));
-        }
-    free(a);
-    free(meth);
-    if (rc) return rc;
-    if (!s.n) { printf("plot times_all: skipped (no autoTree timings)\n"); return RBD_OK; }
-    return render(e, "time_vs_n.gp", "times_all", &s, "Time per call of every method", NULL, 1, 0);
 }
 
 /* vs_<peer>_derivs and vs_<peer>_base: ours / peer per function (meta.json
@@ -281,14 +145,14 @@ static int plot_peer(const plot_env *e, const char *peer, json_t *fns, int deriv
         const char *ours = json_string_value(json_object_get(fn, "ours"));
         if (!row || !ours || derivs != (!strcmp(ours, "idsva") || !strcmp(ours, "fdsva"))) continue;
         for (int k = 0; k < e->nbf && !rc; k++) {
-            int na = rows_of(e->rows, e->nrows, row, e->bfs[k], a);
-            int nb = rows_of(e->rows, e->nrows, ours, e->bfs[k], b);
+            int na = plot_rows_of(e->rows, e->nrows, row, e->bfs[k], a);
+            int nb = plot_rows_of(e->rows, e->nrows, ours, e->bfs[k], b);
             if (!na || !nb) continue;
             char file[1024], title[200];
             snprintf(file, sizeof file, "%s/%s_over_%s_bf%g.dat", e->datadir, ours, row, e->bfs[k]);
             snprintf(title, sizeof title, "%s/%s,bf=%g", ours, row + strlen(peer) + 1, e->bfs[k]);
             dat_ctx c = { a, b, na, nb, 1 };
-            if (!(rc = atomic_write(file, write_dat, &c))) add_series(&s, file, title, (int)i + 1, dash_of(e->bfs[k]));
+            if (!(rc = atomic_write(file, plot_write_dat, &c))) plot_add_series(&s, file, title, plot_method_color(row), plot_dash_of(e->bfs[k]));
         }
     }
     free(a);
@@ -299,8 +163,7 @@ static int plot_peer(const plot_env *e, const char *peer, json_t *fns, int deriv
     snprintf(ttl, sizeof ttl, "rbdiff / %s, live in the same rounds (%s; below 1: ours faster)", peer,
              derivs ? "derivatives" : "base algorithms");
     snprintf(ylab, sizeof ylab, "t(ours) / t(%s), median of per-round ratios", peer);
-    /* the ratios fall with N: the key where the lines are not */
-    return render_at(e, "speedup_vs_n.gp", name, &s, ttl, ylab, 1, 0, "bottom left");
+    return plot_render(e, "speedup_vs_n.gp", name, &s, ttl, ylab, 1, 0);     /* key below the frame, as every figure */
 }
 
 static int plot_peers(const plot_env *e, const char *dir)
@@ -321,187 +184,28 @@ static int plot_peers(const plot_env *e, const char *dir)
     return rc;
 }
 
-/* Fig. 5: the models that are not autoTree (robots), one bar per method,
- * clusters ordered by nv then name. */
-typedef struct {
-    const plot_env *e;
-    const char *const *m;
-    int nm;
-    const timing_row **robots;
-    int nr;
-} fig5_ctx;
-
-static const timing_row *robot_row(const plot_env *e, const char *model, const char *method)
+/* "gcc-12.2.0" from meta.json's "GNU 12.2.0" ("clang-14.0.6" from "Clang
+ * ..."); "build" when there is none. */
+static void build_label(const char *dir, char *out, size_t len)
 {
-    for (int k = 0; k < e->nrows; k++)
-        if (!isfinite(e->rows[k].bf) && !strcmp(e->rows[k].model, model) && !strcmp(e->rows[k].method, method))
-            return &e->rows[k];
-    return NULL;
-}
-
-static int write_fig5(FILE *f, void *p)
-{
-    const fig5_ctx *c = p;
-    fputs("# robot nv median_us per method (- = not measured)\n", f);
-    for (int r = 0; r < c->nr; r++) {
-        char lab[256];
-        spec_label(c->robots[r]->model, lab, sizeof lab);
-        fprintf(f, "%s %d", lab, c->robots[r]->nv);
-        for (int j = 0; j < c->nm; j++) {
-            const timing_row *t = robot_row(c->e, c->robots[r]->model, c->m[j]);
-            if (t) fprintf(f, " %.6g", t->median_ns / 1e3);
-            else fputs(" -", f);
-        }
-        fputc('\n', f);
-    }
-    return RBD_OK;
-}
-
-static int cmp_robot(const void *a, const void *b)
-{
-    const timing_row *x = *(timing_row *const *)a, *y = *(timing_row *const *)b;
-    return x->nv != y->nv ? x->nv - y->nv : strcmp(x->model, y->model);
-}
-
-static int plot_fig5(const plot_env *e, const char *name, const char *ttl, const char *const *m, int nm)
-{
-    const timing_row **rob = malloc(sizeof *rob * (size_t)(e->nrows + 1));
-    if (!rob) return rbd_fail(RBD_ENOMEM, "out of memory");
-    int nr = 0, has_first = 0;
-    for (int k = 0; k < e->nrows; k++) {
-        const timing_row *r = &e->rows[k];
-        if (isfinite(r->bf)) continue;
-        int j = 0;
-        while (j < nm && strcmp(m[j], r->method)) j++;
-        if (j == nm) continue;
-        has_first |= j == 0;
-        int dup = 0;
-        for (int i = 0; i < nr && !dup; i++) dup = !strcmp(rob[i]->model, r->model);
-        if (!dup) rob[nr++] = r;
-    }
-    if (!nr || !has_first) {
-        printf("plot %s: skipped (no robot timings for %s)\n", name, m[0]);
-        free(rob);
-        return RBD_OK;
-    }
-    qsort(rob, (size_t)nr, sizeof *rob, cmp_robot);
-    char file[1024], titles[256] = "", vars[3000];
-    snprintf(file, sizeof file, "%s/%s.dat", e->datadir, name);
-    for (int j = 0; j < nm; j++) snprintf(titles + strlen(titles), sizeof titles - strlen(titles), "%s%s", j ? " " : "", m[j]);
-    fig5_ctx c = { e, m, nm, rob, nr };
-    int rc = atomic_write(file, write_fig5, &c);
-    free(rob);
-    if (rc) return rc;
-    snprintf(vars, sizeof vars, "outbase='%s/%s'; file='%s'; titles='%s'; ttl='%s'", e->outdir, name, file, titles, ttl);
-    char gp[1024];
-    snprintf(gp, sizeof gp, "%s/fig5.gp", e->gpdir);
-    if ((rc = run_gnuplot(e->gnuplot, gp, vars))) return rc;
-    printf("%s/%s.png\n%s/%s.svg\n", e->outdir, name, e->outdir, name);
-    return RBD_OK;
-}
-
-/* accuracy.csv -> one figure per output (accuracy_<output>), one series per
- * method x bf, a colour per method (the same in every figure). */
-static int plot_accuracy_output(const plot_env *e, const csvlog *t, const char *output)
-{
-    series s;
-    memset(&s, 0, sizeof s);
-    int *used = calloc((size_t)t->nrows + 1, sizeof *used), rc = RBD_OK;
-    if (!used) return rbd_fail(RBD_ENOMEM, "out of memory");
-    for (int i = 0; i < t->nrows && !rc; i++) {
-        if (used[i] || !*t->rows[i][3] || strcmp(t->rows[i][1], output)) continue;
-        /* every row with the same method, output and bf, sorted by N */
-        char file[1024], title[200];
-        snprintf(file, sizeof file, "%s/acc_%s_%s_bf%s.dat", e->datadir, t->rows[i][0], output, t->rows[i][3]);
-        snprintf(title, sizeof title, "%s,bf=%s", t->rows[i][0], t->rows[i][3]);
-        FILE *f = fopen(file, "w");
-        if (!f) { rc = rbd_fail(RBD_EIO, "%s: %s", file, strerror(errno)); break; }
-        fputs("# N rms_rel max_abs normwise\n", f);
-        for (;;) {
-            int best = -1;
-            for (int j = i; j < t->nrows; j++)
-                if (!used[j] && !strcmp(t->rows[j][0], t->rows[i][0]) && !strcmp(t->rows[j][1], output) &&
-                    !strcmp(t->rows[j][3], t->rows[i][3]) && (best < 0 || atoi(t->rows[j][4]) < atoi(t->rows[best][4])))
-                    best = j;
-            if (best < 0) break;
-            used[best] = 1;
-            fprintf(f, "%s %s %s %s\n", t->rows[best][4], t->rows[best][7], t->rows[best][8], t->rows[best][9]);
-        }
-        if (fclose(f) != 0) { rc = rbd_fail(RBD_EIO, "%s: write error", file); break; }
-        /* colour: rank of the method among the file's methods */
-        int color = 0;
-        for (int j = 0; j <= i; j++) {
-            int first = 1;
-            for (int k = 0; k < j && first; k++) first = strcmp(t->rows[k][0], t->rows[j][0]) != 0;
-            if (first) color++;
-            if (first && !strcmp(t->rows[j][0], t->rows[i][0])) break;
-        }
-        add_series(&s, file, title, color, dash_of(atof(t->rows[i][3])));
-    }
-    free(used);
-    if (rc || !s.n) return rc;
-    char name[64], ttl[200];
-    snprintf(name, sizeof name, "accuracy_%s", output);
-    snprintf(ttl, sizeof ttl, "%s: term-wise RMS relative error against the MPFR reference (worst over states)", output);
-    return render(e, "accuracy_vs_n.gp", name, &s, ttl, NULL, 1, 0);
-}
-
-static int plot_accuracy(const plot_env *e, const char *dir)
-{
-    char *path = results_path(dir, ACCURACY_CSV);
-    if (!path) return rbd_fail(RBD_ENOMEM, "out of memory");
-    if (access(path, R_OK) != 0) {
-        printf("plot accuracy: skipped (no %s)\n", path);
-        free(path);
-        return RBD_OK;
-    }
-    csvlog t;
-    int rc = csvlog_read(&t, path, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY);
+    char *path = results_path(dir, "meta.json");
+    json_t *meta = path ? json_load_file(path, 0, NULL) : NULL;
     free(path);
-    if (rc) return rc;
-    int any = 0;
-    for (int i = 0; i < t.nrows && !rc; i++) {
-        if (!*t.rows[i][3]) continue;
-        int first = 1;
-        for (int k = 0; k < i && first; k++) first = !*t.rows[k][3] || strcmp(t.rows[k][1], t.rows[i][1]);
-        if (first) { any = 1; rc = plot_accuracy_output(e, &t, t.rows[i][1]); }
-    }
-    csvlog_close(&t);
-    if (!rc && !any) printf("plot accuracy: skipped (no autoTree rows in accuracy.csv)\n");
-    return rc;
-}
-
-/* Crossover N of fdsva-aza vs fdsva-dmm (either order) per bf. */
-static void load_crossovers(plot_env *e, const char *dir)
-{
-    char *path = results_path(dir, CROSSOVER_CSV);
-    csvlog t;
-    if (!path || access(path, R_OK) != 0 || csvlog_read(&t, path, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY)) {
-        free(path);
-        return;
-    }
-    free(path);
-    for (int i = 0; i < t.nrows; i++) {
-        int ab = !strcmp(t.rows[i][0], "fdsva-aza") && !strcmp(t.rows[i][1], "fdsva-dmm");
-        int ba = !strcmp(t.rows[i][0], "fdsva-dmm") && !strcmp(t.rows[i][1], "fdsva-aza");
-        if ((!ab && !ba) || !*t.rows[i][4]) continue;
-        size_t l = strlen(e->xcross), d = strlen(e->xcdts);
-        snprintf(e->xcross + l, sizeof e->xcross - l, "%s%s", l ? " " : "", t.rows[i][4]);
-        snprintf(e->xcdts + d, sizeof e->xcdts - d, "%s%d", d ? " " : "", dash_of(atof(t.rows[i][2])));
-    }
-    csvlog_close(&t);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    const char *cc = json_string_value(json_object_get(meta, "compiler"));
+    char id[32] = "", ver[32] = "";
+    if (!cc || sscanf(cc, "%31s %31s", id, ver) < 1) snprintf(out, len, "build");
+    else snprintf(out, len, "%s%s%s", !strcmp(id, "GNU") ? "gcc" : !strcmp(id, "Clang") ? "clang" : id,
+                  *ver ? "-" : "", ver);
+    for (char *p = out; *p; p++)
+        if (*p == ' ' || *p == '\'') *p = '_';
+    json_decref(meta);
 }
 
 int cmd_plot(int argc, char **argv)
 {
     static const struct option opts[] = { { "out", required_argument, 0, 'o' }, { "scripts", required_argument, 0, 's' },
                                           { "gnuplot", required_argument, 0, 'g' }, { "help", no_argument, 0, 'h' },
+                                          { "with", required_argument, 0, 'w' },
                                           { 0, 0, 0, 0 } };
     plot_env e;
     memset(&e, 0, sizeof e);
@@ -509,7 +213,8 @@ int cmd_plot(int argc, char **argv)
     char gpdir[4200];
     data_path(gpdir, sizeof gpdir, "plots");
     e.gpdir = gpdir;
-    const char *outdir = NULL;
+    const char *outdir = NULL, *with = NULL;
+    timing_row *wrows = NULL;
     int ch;
     optind = 1;
     opterr = 0;
@@ -519,6 +224,7 @@ int cmd_plot(int argc, char **argv)
         case 'o': outdir = optarg; break;
         case 's': e.gpdir = optarg; break;
         case 'g': e.gnuplot = optarg; break;
+        case 'w': with = optarg; break;
         default: return cli_bad_option("plot", ch, argv);
         }
     }
@@ -574,13 +280,23 @@ int cmd_plot(int argc, char **argv)
         while (j < e.nbf && e.bfs[j] != rows[i].bf) j++;
         if (j == e.nbf && e.nbf < 16) e.bfs[e.nbf++] = rows[i].bf;
     }
-    qsort(e.bfs, (size_t)e.nbf, sizeof e.bfs[0], cmp_double);
-    load_crossovers(&e, dir);
+    qsort(e.bfs, (size_t)e.nbf, sizeof e.bfs[0], plot_cmp_double);
+    build_label(dir, e.label, sizeof e.label);
+    if (with) {
+        if (timing_rows_load(with, &wrows, &e.nwrows)) { cli_lib_error("plot", 0); goto done; }
+        e.wrows = wrows;
+        build_label(with, e.wlabel, sizeof e.wlabel);
+        if (!strcmp(e.wlabel, e.label)) snprintf(e.wlabel + strlen(e.wlabel), sizeof e.wlabel - strlen(e.wlabel), "(2)");
+    }
+    plot_load_crossovers(&e, dir);
+    if (plot_load_probes(&e, dir)) { cli_lib_error("plot", 0); goto done; }
+    for (int i = 0; i < nrows && e.xmax > 0; i++)     /* the marks widen the axis, never cut the data */
+        if (isfinite(rows[i].bf) && 1.1 * rows[i].N > e.xmax) e.xmax = 1.1 * rows[i].N;
     for (size_t k = 0; k < sizeof figures / sizeof figures[0]; k++)
         if (plot_figure(&e, &figures[k])) { cli_lib_error("plot", 0); goto done; }
     static const char *const f5id[] = { "idsva", "pin26", "rneacr" }, *const f5fd[] = { "fdsva", "pin26-fd", "abacr" };
-    if (plot_fig5(&e, "fig5_id", "ID derivatives on robots (Fig. 5 analogue; label: time / time of idsva)", f5id, 3) ||
-        plot_fig5(&e, "fig5_fd", "FD derivatives on robots (Fig. 5 analogue; label: time / time of fdsva)", f5fd, 3)) {
+    if (plot_fig5(&e, "fig5_id", "ID derivatives on robots (Fig. 5 analogue; label: time / time of idsva in the same rounds and build)", f5id, 3) ||
+        plot_fig5(&e, "fig5_fd", "FD derivatives on robots (Fig. 5 analogue; label: time / time of fdsva in the same rounds and build)", f5fd, 3)) {
         cli_lib_error("plot", 0);
         goto done;
     }
@@ -589,7 +305,9 @@ int cmd_plot(int argc, char **argv)
 done:
     free(tpath);
     free(rows);
+    free(wrows);
     free(od);
     free(dd);
     return status;
 }
+

@@ -37,6 +37,7 @@ static const char help[] =
     "  --blas-threads N --counters yes|no --name NAME\n"
     "  --crossover 'A B' --crossover-range LO:HI\n"
     "  --robots LIST      e.g. ur5,hyq:freeflyer (tests/models/NAME.urdf), timed and audited\n"
+    "  --robot-methods LIST  only these methods (and PEER.FUNCTIONs) on the robots\n"
     "  --peers LIST       pinocchio, mujoco, all or none: other libraries timed in the same rounds,\n"
     "                     each checked against ours on every model first (DIR/peer_checks.csv)\n"
     "  --accuracy-N LIST --accuracy-bf LIST --accuracy-skew X --accuracy-taper X\n"
@@ -54,14 +55,24 @@ static const char help[] =
 
 static int run_crossovers(const sweep_config *c, const char *dir, const shard_spec *sh, long cell0)
 {
-    char *p = results_path(dir, CROSSOVER_CSV);
-    csvlog log;
-    if (!p) return cli_error("sweep", EXIT_FAIL, "out of memory");
+    char *p = results_path(dir, CROSSOVER_CSV), *pp = results_path(dir, CROSSOVER_PROBES_CSV);
+    csvlog log, plog;
+    memset(&plog, 0, sizeof plog);
+    if (!p || !pp) { free(p); free(pp); return cli_error("sweep", EXIT_FAIL, "out of memory"); }
     if (csvlog_open(&log, p, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY)) {
         free(p);
+        free(pp);
         return cli_lib_error("sweep", EXIT_FAIL);
     }
     free(p);
+    if (csvlog_open(&plog, pp, crossover_probes_cols, CROSSOVER_PROBES_NCOLS, CROSSOVER_PROBES_NKEY)) {
+        free(pp);
+        csvlog_close(&log);
+        return cli_lib_error("sweep", EXIT_FAIL);
+    }
+    free(pp);
+    xo_probes *pr = malloc(sizeof *pr);
+    if (!pr) { csvlog_close(&log); csvlog_close(&plog); return cli_error("sweep", EXIT_FAIL, "out of memory"); }
     xo_opts xo;
     xo_opts_default(&xo);
     xo.lo = c->xo_lo;
@@ -77,15 +88,21 @@ static int run_crossovers(const sweep_config *c, const char *dir, const shard_sp
             crossover_row_fields(A->name, B->name, c->bf[b], &xo, &r, buf, f);
             if (!shard_owns(sh, cell0 + (long)k * c->nbf + b)) continue;
             if (csvlog_find(&log, f) >= 0) continue;
-            if (isatty(2)) fprintf(stderr, "crossover %s vs %s, bf = %g ...\n", A->name, B->name, c->bf[b]);
-            int rc = crossover_run(A, B, c->bf[b], c, &xo, &cli_interrupted, &r);
+            fprintf(stderr, "crossover %s vs %s, bf = %g ...\n", A->name, B->name, c->bf[b]);
+            int rc = crossover_run(A, B, c->bf[b], c, &xo, &cli_interrupted, &r, pr);
             if (rc == 1) break;
             if (rc) { status = cli_lib_error("sweep", EXIT_FAIL); goto done; }
             crossover_row_fields(A->name, B->name, c->bf[b], &xo, &r, buf, f);
-            if (csvlog_append(&log, f)) { status = cli_lib_error("sweep", EXIT_FAIL); goto done; }
+            /* the row, then its probes: a kill in between loses only the probes (Fig. 7's extra points) */
+            if (csvlog_append(&log, f) || crossover_log_probes(&plog, A->name, B->name, c->bf[b], pr)) {
+                status = cli_lib_error("sweep", EXIT_FAIL);
+                goto done;
+            }
         }
     }
 done:
+    free(pr);
+    csvlog_close(&plog);
     csvlog_close(&log);
     return status;
 }
@@ -296,7 +313,7 @@ int cmd_sweep(int argc, char **argv)
     cli_catch_interrupt();
     int total = ntg * nbm, done_n = 0, skipped = 0, measured = 0;
     progress pg;
-    progress_start(&pg, total);
+    progress_start(&pg, total, "cells (method x model)");
     for (int j = 0; j < nbm && !cli_interrupted; j++) {
         /* the targets of this model still to measure (this shard's, not in
          * timings.csv yet), timed together: one batch of each per round */
@@ -304,6 +321,7 @@ int cmd_sweep(int argc, char **argv)
         for (int i = 0; i < ntg; i++) {
             const char *key[3] = { tg[i].name, tg[i].kind, bm[j].spec };
             if (!shard_owns(&sh, (long)j * ntg + i)) continue;
+            if (j >= nbm - c.nrobots && !sweep_config_robot_times(&c, tg[i].name)) continue;  /* robot_methods */
             if (csvlog_find(&log, key) >= 0) { skipped++; ours_there |= !tg[i].peer; continue; }
             tp[np++] = &tg[i];
         }

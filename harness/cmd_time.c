@@ -183,7 +183,7 @@ int cmd_time(int argc, char **argv)
             if (isfinite(r->flops)) {
                 snprintf(fl, sizeof fl, "%.4g", r->flops);
                 snprintf(gf, sizeof gf, "%.2f", r->flops / r->median_ns);
-                if (roof && isfinite(roof->flops))
+                if (roof && isfinite(roof->flops) && roof->nv >= ROOFLINE_MIN_N)
                     snprintf(frac, sizeof frac, "%.1f", 100 * (r->flops / r->median_ns) / (roof->flops / roof->median_ns));
             }
             printf("%-14s %-4s %12.1f %12.1f %7.1f %14s %12s %11s %7s %7s\n", r->method, r->kind, r->median_ns,
@@ -200,7 +200,7 @@ int cmd_time(int argc, char **argv)
                     "rounds %s was the faster\n", idb, baseline ? "all" : "ID", idb);
     if (fdb && !baseline) printf("the same against %s for the FD rows\n", fdb);
     printf("GFLOP/s = analytic flops per call (harness/flops.h) / median; %%dgemm = that rate over dgemm's\n"
-           "(n = nv, 2 n^3 flops) in this run\n");
+           "(n = nv, 2 n^3 flops) in this run, from nv = %d (below, dgemm is far from its rate)\n", ROOFLINE_MIN_N);
     status = cli_interrupted ? cli_error("time", EXIT_INTERRUPTED, "interrupted") : EXIT_OK;
 done:
     perfctr_close(pc);

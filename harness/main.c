@@ -16,6 +16,7 @@ static const cli_command commands[] = {
     { "sweep", "time methods x bf x N into a results directory", cmd_sweep },
     { "crossover", "smallest N at which method A beats B (bisection)", cmd_crossover },
     { "plot", "render the figures of a results directory", cmd_plot },
+    { "report", "report.md: the paper's figures and claims against a run, with verdicts", cmd_report },
     { "compare", "compare two runs, fail on a regression", cmd_compare },
     { "anchors", "a run against the stored Pinocchio timings and machine floors", cmd_anchors },
     { "merge", "join the results of sweep shards into one set", cmd_merge },

@@ -1,24 +1,48 @@
-/* Progress bar: \r-redrawn line with a bar, count, elapsed and ETA. */
+/* Progress: a bar on a terminal, rate-limited log lines elsewhere
+ * (progress.h). */
 #include <stdio.h>
 #include <unistd.h>
 #include "progress.h"
 #include "timing.h"
 
-void progress_start(progress *p, int total)
+void progress_start(progress *p, int total, const char *what)
 {
     p->total = total;
     p->done = 0;
-    p->active = isatty(STDERR_FILENO);
+    p->last_done = 0;
+    p->tty = isatty(STDERR_FILENO);
+    p->active = total > 0;
     p->t0 = timing_now_ns();
+    p->last_line = p->t0;
+    p->what = what ? what : "items";
+}
+
+static void log_line(progress *p, double now, const char *label)
+{
+    double el = (now - p->t0) / 1e9;
+    fprintf(stderr, "progress: %d/%d %s, %.0f s elapsed", p->done, p->total, p->what, el);
+    if (p->done > 0 && p->done < p->total) fprintf(stderr, ", eta %.0f s", el * (p->total - p->done) / p->done);
+    if (label && *label) fprintf(stderr, "; next: %.60s", label);
+    fputc('\n', stderr);
+    fflush(stderr);
+    p->last_line = now;
+    p->last_done = p->done;
 }
 
 void progress_update(progress *p, int done, const char *label)
 {
     p->done = done;
-    if (!p->active || p->total <= 0) return;
+    if (!p->active) return;
+    double now = timing_now_ns();
+    if (!p->tty) {
+        /* a line when something finished: at most every PROGRESS_LINE_S, and at the end */
+        if (done > p->last_done && (done >= p->total || now - p->last_line >= PROGRESS_LINE_S * 1e9))
+            log_line(p, now, done >= p->total ? "" : label);
+        return;
+    }
     enum { W = 30 };
     int fill = (int)((long)W * done / p->total);
-    double el = (timing_now_ns() - p->t0) / 1e9;
+    double el = (now - p->t0) / 1e9;
     double eta = done > 0 ? el * (p->total - done) / done : 0;
     char bar[W + 1];
     for (int k = 0; k < W; k++) bar[k] = k < fill ? '#' : '.';
@@ -29,5 +53,7 @@ void progress_update(progress *p, int done, const char *label)
 
 void progress_end(progress *p)
 {
-    if (p->active) fputs("\r\033[K", stderr);
+    if (!p->active) return;
+    if (p->tty) fputs("\r\033[K", stderr);
+    else if (p->done > p->last_done) log_line(p, timing_now_ns(), "");
 }

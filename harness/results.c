@@ -46,6 +46,12 @@ const csv_col crossover_cols[CROSSOVER_NCOLS] = {
     { "repetitions", CSV_INT }, { "confidence", CSV_NUM },
 };
 
+const csv_col crossover_probes_cols[CROSSOVER_PROBES_NCOLS] = {
+    { "A", CSV_STR }, { "B", CSV_STR }, { "bf", CSV_NUM }, { "N", CSV_INT }, { "pairs", CSV_INT },
+    { "tA_median_ns", CSV_NUM }, { "tB_median_ns", CSV_NUM }, { "ratio_BA", CSV_NUM }, { "ratio_q1", CSV_NUM },
+    { "ratio_q3", CSV_NUM }, { "A_faster", CSV_INT },
+};
+
 const csv_col peer_checks_cols[PEER_CHECKS_NCOLS] = {
     { "function", CSV_STR }, { "model", CSV_STR }, { "nv", CSV_INT }, { "ours", CSV_STR }, { "err", CSV_OPTNUM },
     { "tol", CSV_NUM }, { "timed", CSV_STR }, { "detail", CSV_STR },

@@ -28,6 +28,7 @@
 #define INSTRUCTIONS_CSV "instructions.csv"
 #define PEER_CHECKS_CSV "peer_checks.csv"
 #define CONDITIONING_CSV "conditioning.csv"
+#define CROSSOVER_PROBES_CSV "crossover_probes.csv"
 
 /* nq came with the robots, fp_ops and flops later: files without the last
  * two still read (csvlog_read pads trailing optional columns). */
@@ -42,6 +43,11 @@ enum { CONDITIONING_NCOLS = 7, CONDITIONING_NKEY = 2 };
 extern const csv_col conditioning_cols[CONDITIONING_NCOLS];
 enum { CROSSOVER_NCOLS = 11, CROSSOVER_NKEY = 4 };
 extern const csv_col crossover_cols[CROSSOVER_NCOLS];
+/* The probes of each crossover search (the N it timed, the pairs there and
+ * their t_B / t_A, median and quartiles), so Fig. 7 shows data on both
+ * sides of the crossover even where the sweep's N stop short of it. */
+enum { CROSSOVER_PROBES_NCOLS = 11, CROSSOVER_PROBES_NKEY = 4 };
+extern const csv_col crossover_probes_cols[CROSSOVER_PROBES_NCOLS];
 /* samples.csv: method, kind, model, batch, ns (per call in that batch). */
 enum { SAMPLES_NCOLS = 5, SAMPLES_NKEY = 4 };
 extern const csv_col samples_cols[SAMPLES_NCOLS];

@@ -59,6 +59,7 @@ void sweep_config_free(sweep_config *c)
     free_strs(c->xo_a, c->nxo);
     free_strs(c->xo_b, c->nxo);
     free_strs(c->robots, c->nrobots);
+    free_strs(c->robot_methods, c->nrobot_methods);
     free_strs(c->peers, c->npeers);
     free(c->acc_N);
     free(c->acc_bf);
@@ -253,6 +254,35 @@ static int set_methods(sweep_config *c, const char *v, const char *where)
     return RBD_OK;
 }
 
+/* robot_methods = idsva, pin26, pinocchio.computeRNEADerivatives, ...: a
+ * registered name, or a peer's function (PEER.FUNCTION, checked when the
+ * peers load). */
+static int set_robot_methods(sweep_config *c, const char *v, const char *where)
+{
+    char tok[128];
+    const char *s = v;
+    reset_strs(&c->robot_methods, &c->nrobot_methods);
+    while (next_token(&s, tok, sizeof tok)) {
+        if (!known_method_name(tok) && !strchr(tok, '.')) {
+            char valid[2048];
+            valid_method_names(valid, sizeof valid);
+            return rbd_fail(RBD_EINVAL, "%s: robot_methods: unknown method '%s' (valid: %s, or PEER.FUNCTION)", where,
+                            tok, *valid ? valid : "none registered");
+        }
+        int rc = push_str(&c->robot_methods, &c->nrobot_methods, tok);
+        if (rc) return rc;
+    }
+    return c->nrobot_methods ? RBD_OK : rbd_fail(RBD_EPARSE, "%s: robot_methods: empty list", where);
+}
+
+int sweep_config_robot_times(const sweep_config *c, const char *target)
+{
+    if (!c->nrobot_methods) return 1;
+    for (int k = 0; k < c->nrobot_methods; k++)
+        if (!strcmp(c->robot_methods[k], target)) return 1;
+    return 0;
+}
+
 /* robots = ur5, hyq:freeflyer, urdf:PATH, ... (modelspec.h) */
 static int set_robots(sweep_config *c, const char *v, const char *where)
 {
@@ -297,7 +327,8 @@ const char *const sweep_keys[] = { "name", "methods", "base", "N", "bf", "skew",
                                     "batches", "batch_ms", "warmup_ms", "pin", "blas_threads", "counters",
                                     "crossover", "crossover_range", "robots", "accuracy_N", "accuracy_bf",
                                     "accuracy_skew", "accuracy_taper", "accuracy_model", "accuracy_states", "cache",
-                                    "minv", "fdsva_crossover", "zeros_preset", "fdsva_dmm", "peers", NULL };
+                                    "minv", "fdsva_crossover", "zeros_preset", "fdsva_dmm", "peers", "robot_methods",
+                                    NULL };
 /* sweep_config.seen has a bit per key and sweep_options 32 name slots */
 _Static_assert(sizeof sweep_keys / sizeof *sweep_keys - 1 <= 32, "more than 32 sweep keys");
 
@@ -404,6 +435,7 @@ int sweep_config_set(sweep_config *c, const char *key, const char *v, const char
         if (!strcmp(v, "measure") || !strcmp(v, "rule")) { c->fdsva_dmm_rule = !strcmp(v, "rule"); return RBD_OK; }
         return rbd_fail(RBD_EPARSE, "%s: fdsva_dmm: '%s' is neither measure nor rule", where, v);
     case 30: return set_peers(c, v, where);
+    case 31: return set_robot_methods(c, v, where);
     }
     return RBD_OK;
 }

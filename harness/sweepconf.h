@@ -25,6 +25,9 @@
  *   crossover_range = 2:200           N range of the crossover searches
  *   robots       = ur5, hyq:freeflyer robot models, timed and audited (modelspec.h:
  *                                     NAME[:freeflyer] = urdf:tests/models/NAME.urdf)
+ *   robot_methods = idsva, pin26, ... the methods (and peer functions, e.g.
+ *                                     pinocchio.computeRNEADerivatives) timed on the
+ *                                     robots (default: all of methods and peers)
  *   peers        = none | all | pinocchio, mujoco   other libraries timed in the same
  *                                     rounds (peer.h); a peer not built is skipped, said once
  *
@@ -73,6 +76,7 @@ typedef struct {
     char **xo_a, **xo_b; int nxo;
     int xo_lo, xo_hi;
     char **robots; int nrobots;       /* model specs of the robots key */
+    char **robot_methods; int nrobot_methods;   /* empty: every target on the robots too */
     char **peers; int npeers;         /* peer names (peer.h); empty: none */
     int *acc_N; int nacc_N;
     double *acc_bf; int nacc_bf;
@@ -87,6 +91,8 @@ typedef struct {
     unsigned seen;                    /* bit per key already set (duplicates) */
 } sweep_config;
 
+/* 1 if target (a method or PEER.FUNCTION) is timed on the robots. */
+int sweep_config_robot_times(const sweep_config *c, const char *target);
 void sweep_config_init(sweep_config *c);
 void sweep_config_free(sweep_config *c);
 

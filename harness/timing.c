@@ -151,14 +151,19 @@ int timing_measure(const rbd_timeable *t, const timing_opts *o, timing_result *r
     return timing_measure_set(t, 1, o, r);
 }
 
-double timing_paired_ratio(const double *a, const double *b, int K)
+int timing_paired_stats(const double *a, const double *b, int K, rbd_stats *st)
 {
-    if (K < 1) return NAN;
+    if (K < 1) return RBD_EINVAL;
     if (K > TIMING_MAX_SAMPLES) K = TIMING_MAX_SAMPLES;
     double q[TIMING_MAX_SAMPLES], scratch[TIMING_MAX_SAMPLES];
     for (int k = 0; k < K; k++) q[k] = a[k] / b[k];
+    return stats_compute(q, K, scratch, st);
+}
+
+double timing_paired_ratio(const double *a, const double *b, int K)
+{
     rbd_stats st;
-    return stats_compute(q, K, scratch, &st) ? NAN : st.median;
+    return timing_paired_stats(a, b, K, &st) ? NAN : st.median;
 }
 
 int timing_pin_cpu(int cpu)

@@ -50,6 +50,9 @@ int timing_measure_set(const rbd_timeable *t, int n, const timing_opts *o, timin
 /* Median over the first K rounds of a[b] / b[b]: the ratio of two targets
  * measured together, from their per-batch samples (NAN if K < 1). */
 double timing_paired_ratio(const double *a, const double *b, int K);
+/* The same ratios' median and quartiles (rbd_stats of a[b] / b[b] over the
+ * first K rounds); RBD_EINVAL if K < 1 or a ratio is not finite. */
+int timing_paired_stats(const double *a, const double *b, int K, rbd_stats *st);
 
 /* Pins this thread to one CPU (sched_setaffinity); errors name the CPU. */
 int timing_pin_cpu(int cpu);

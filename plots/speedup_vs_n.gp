@@ -2,14 +2,19 @@
 # Fig. 7 right): y = t_B / t_A, so values above 1 mean A is faster; also
 # ours / peer (A = the peer's function, B = ours: below 1, ours is faster).
 # The data's 4th column is that ratio paired, as tables.md reports it: the
-# median over the rounds of the per-round ratio.
+# median over the rounds of the per-round ratio; columns 5 and 6 its
+# quartiles, drawn as a band of the series' colour (nan: no per-round
+# samples, no band).
 # Called by `rbdiff plot` with:
 #   outbase  output path without extension (.png and .svg are written)
-#   files    data files, one per series: N tA_ns tB_ns tB/tA
+#   files    data files, one per series: N tA_ns tB_ns tB/tA q1 q3 w K
 #   titles, colors, dts, ttl   as in time_vs_n.gp
 #   ylab     y-axis label, e.g. "speedup t(rneacr) / t(idsva)"
 #   logy     1 for a logarithmic y axis
-#   xcross, xcdts   optional crossover N values to mark
+#   gpdir    this directory; crossover marks: see crossover_marks.gp
+#   pfiles   optional bisection probes (crossover_probes.csv), one file per
+#            bf: N tA_ns tB_ns ratio q1 q3 ..., drawn as points with their
+#            interquartile bars in pcola; ptitles their legend entries
 #   keypos   optional placement of the key (default "top left")
 set dashtype 2 (9, 5)
 set dashtype 3 (1.5, 4)
@@ -19,23 +24,32 @@ if (exists("logy") && logy) { set logscale y }
 set xlabel "N (bodies)"
 set ylabel ylab noenhanced
 if (!exists("keypos")) keypos = "top left"
-set key @keypos noenhanced box opaque
+set key @keypos noenhanced height 1.5
 set grid xtics ytics mxtics mytics lc rgb "#e0e0e0"
 set title ttl noenhanced
-if (!exists("xcross")) xcross = ""
-if (!exists("xcdts")) xcdts = ""
+if (!exists("pfiles")) pfiles = ""
+pts = "6 4 8 10"
 do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 960,640 font "Sans,11" } \
     else { set terminal svg size 960,640 dynamic font "Sans,11" }
     set output outbase.".".fmt
-    unset arrow
-    unset label
-    do for [i = 1:words(xcross)] {
-        set label i sprintf(" N = %d", int(word(xcross, i))) at first int(word(xcross, i)), graph 0.04 left tc rgb "#606060"
-        set arrow from first int(word(xcross, i)), graph 0 to first int(word(xcross, i)), graph 1 nohead lc rgb "#808080" lw 1.5 dt int(word(xcdts, i))
-    }
-    plot 1 with lines lc rgb "#404040" lw 1 dt 1 notitle, \
+    load gpdir."/crossover_marks.gp"
+    if (words(pfiles) == 0) {
+    plot for [i = 1:words(files)] word(files, i) using 1:5:6 with filledcurves \
+         fc rgb word(colors, i) fs transparent solid 0.18 noborder notitle, \
+         NaN with filledcurves fc rgb "#b0b0b0" fs transparent solid 0.5 title "interquartile range of the per-round ratios", \
+         1 with lines lc rgb "#404040" lw 1 dt 1 notitle, \
          for [i = 1:words(files)] word(files, i) using 1:4 with linespoints \
-         lc int(word(colors, i)) dt int(word(dts, i)) lw 2 pt 7 ps 0.6 title word(titles, i)
+         lc rgb word(colors, i) dt int(word(dts, i)) lw 2 pt 7 ps 0.6 title word(titles, i)
+    } else {
+    plot for [i = 1:words(files)] word(files, i) using 1:5:6 with filledcurves \
+         fc rgb word(colors, i) fs transparent solid 0.18 noborder notitle, \
+         NaN with filledcurves fc rgb "#b0b0b0" fs transparent solid 0.5 title "interquartile range of the per-round ratios", \
+         1 with lines lc rgb "#404040" lw 1 dt 1 notitle, \
+         for [i = 1:words(files)] word(files, i) using 1:4 with linespoints \
+         lc rgb word(colors, i) dt int(word(dts, i)) lw 2 pt 7 ps 0.6 title word(titles, i), \
+         for [i = 1:words(pfiles)] word(pfiles, i) using 1:4:5:6 with yerrorbars lc rgb pcola \
+         pt int(word(pts, (i - 1) % 4 + 1)) ps 1 title word(ptitles, i)
+    }
     unset output
 }

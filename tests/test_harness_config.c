@@ -132,6 +132,23 @@ static void test_errors(void **s)
     expect_error("pin = 1.5\n", RBD_EPARSE, "1: pin: '1.5' is not a whole number");
     expect_error("fdsva_dmm = fast\n", RBD_EPARSE, "1: fdsva_dmm: 'fast' is neither measure nor rule");
     expect_error("zeros_preset = on\n", RBD_EPARSE, "1: zeros_preset: 'on' is not yes or no");
+    expect_error("robot_methods = idsva, nosuch\n", RBD_EINVAL, "1: robot_methods: unknown method 'nosuch' (valid: ");
+}
+
+/* robot_methods: without it every target runs on the robots; with it, the
+ * listed methods and peer functions only. */
+static void test_robot_methods(void **s)
+{
+    (void)s;
+    sweep_config c;
+    sweep_config_init(&c);
+    assert_true(sweep_config_robot_times(&c, "rneacr"));
+    assert_int_equal(sweep_config_set(&c, "robot_methods", "idsva, pinocchio.computeRNEADerivatives", "x"), 0);
+    assert_true(sweep_config_robot_times(&c, "idsva"));
+    assert_true(sweep_config_robot_times(&c, "pinocchio.computeRNEADerivatives"));
+    assert_false(sweep_config_robot_times(&c, "rneacr"));
+    assert_false(sweep_config_robot_times(&c, "pinocchio.rnea"));
+    sweep_config_free(&c);
 }
 
 static void test_unreadable(void **s)
@@ -168,12 +185,14 @@ static void test_lists(void **s)
 static void test_shipped_configs_parse(void **s)
 {
     (void)s;
-    const char *files[] = { RBD_SOURCE_DIR "/harness/sweeps/default.conf", RBD_SOURCE_DIR "/harness/sweeps/paper.conf" };
-    for (int k = 0; k < 2; k++) {
+    const char *files[] = { RBD_SOURCE_DIR "/harness/sweeps/default.conf", RBD_SOURCE_DIR "/harness/sweeps/paper.conf",
+                            RBD_SOURCE_DIR "/harness/sweeps/clang.conf" };
+    for (int k = 0; k < 3; k++) {
         sweep_config c;
         sweep_config_init(&c);
         if (sweep_config_read(&c, files[k])) fail_msg("%s", rbd_last_error());
-        assert_true(c.nN > 0 && c.nbf > 0);
+        if (k < 2) assert_true(c.nN > 0 && c.nbf > 0);
+        else assert_true(c.nrobots > 0 && c.nxo > 0);    /* clang.conf: robots and the crossover only */
         sweep_config_free(&c);
     }
 }
@@ -185,6 +204,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_unreadable),
         cmocka_unit_test(test_lists),
+        cmocka_unit_test(test_robot_methods),
         cmocka_unit_test(test_shipped_configs_parse),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -284,13 +284,26 @@ static void test_crossover_run(void **s)
     o.hi = 200;
     o.max_reps = 15;
     xo_result r;
+    xo_probes pr;
     n_init = n_fini = 0;
-    assert_int_equal(crossover_run(&lin, &quad, 1, &c, &o, NULL, &r), 0);
+    assert_int_equal(crossover_run(&lin, &quad, 1, &c, &o, NULL, &r, &pr), 0);
     assert_int_equal(n_init, n_fini);             /* every workspace released */
     assert_true(r.probes >= 1 && r.reps >= r.probes * o.min_reps);
     assert_true(r.lo >= o.lo && r.hi <= o.hi && r.lo <= r.hi);
     assert_true(r.confidence >= 0 && r.confidence <= 1);
     if (r.status == XO_FOUND) assert_true(r.n_cross == r.hi && r.hi == r.lo + 1);
+    /* one summary per probe, the first at the range top, its pairs counted in reps */
+    assert_int_equal(pr.n, r.probes);
+    assert_int_equal(pr.p[0].N, o.hi);
+    int pairs = 0;
+    for (int k = 0; k < pr.n; k++) {
+        pairs += pr.p[k].pairs;
+        assert_true(pr.p[k].q1 <= pr.p[k].ratio && pr.p[k].ratio <= pr.p[k].q3);
+        assert_true(pr.p[k].a_faster >= 0 && pr.p[k].a_faster <= pr.p[k].pairs);
+    }
+    assert_int_equal(pairs, r.reps);
+    /* at the top, quad (B) costs ~N times lin (A): the ratio t_B / t_A is far above 1 */
+    assert_true(pr.p[0].ratio > 2 && pr.p[0].a_faster == pr.p[0].pairs);
     char buf[11][64];
     const char *f[11];
     crossover_row_fields("lin", "quad", 1, &o, &r, buf, f);
@@ -298,7 +311,7 @@ static void test_crossover_run(void **s)
     assert_true(strlen(f[7]) > 0);
     /* an interrupt ends the search */
     volatile sig_atomic_t stop = 1;
-    assert_int_equal(crossover_run(&lin, &quad, 1, &c, &o, &stop, &r), 1);
+    assert_int_equal(crossover_run(&lin, &quad, 1, &c, &o, &stop, &r, NULL), 1);
     sweep_config_free(&c);
 }
 

@@ -25,10 +25,25 @@ if [ "$(head -c 8 "$TMP/synth/plots/fig2_id.png" | od -An -tx1 | tr -d ' \n')" !
 fi
 # the crossover of crossover.csv reaches the Fig. 7 scripts
 if ! grep -q "N = 57" "$TMP/synth/plots/fig7_times.svg"; then echo "FAIL: crossover N not marked"; fails=$((fails + 1)); fi
+# an unresolved search is marked as its bracket, and the axis reaches past it
+if ! grep -q "unresolved in \[40, 60\]" "$TMP/synth/plots/fig7_speedup.svg"; then echo "FAIL: unresolved bracket not marked"; fails=$((fails + 1)); fi
 
 # Fig. 5: one cluster per robot, ordered by nv, in the data gnuplot reads
 if [ "$(awk '!/^#/ { printf "%s ", $1 }' "$TMP/synth/plots/data/fig5_id.dat")" != "ur5 hyq+ff " ]; then
     echo "FAIL: fig5_id.dat robots"; cat "$TMP/synth/plots/data/fig5_id.dat"; fails=$((fails + 1))
+fi
+
+# Fig. 5 with a second build (--with, scripts/run's clang pass): per method a
+# time and a ratio label for each build (2 + 3 x 2 x 2 fields), both in the key
+"$RBDIFF" plot "$TMP/synth" --with "$TMP/synth" --out "$TMP/with" >"$TMP/out" 2>"$TMP/err" ||
+    { echo "FAIL: plot --with"; cat "$TMP/err"; fails=$((fails + 1)); }
+if [ "$(awk '!/^#/ { print NF; exit }' "$TMP/with/data/fig5_id.dat")" != 14 ]; then
+    echo "FAIL: fig5_id.dat with two builds"; cat "$TMP/with/data/fig5_id.dat"; fails=$((fails + 1))
+fi
+if ! grep -q "idsva,build(2)" "$TMP/with/fig5_id.svg"; then echo "FAIL: the second build not in Fig. 5's key"; fails=$((fails + 1)); fi
+# the labels: the ratio to the first method of the same build, pin26 / idsva on ur5 (synthetic costs: 1.30)
+if [ "$(awk '$1 == "ur5" { print $8 " " $10; exit }' "$TMP/with/data/fig5_id.dat")" != "1.30x 1.30x" ]; then
+    echo "FAIL: fig5 ratio label"; cat "$TMP/with/data/fig5_id.dat"; fails=$((fails + 1))
 fi
 
 # only the base algorithm measured: the paper's figures are skipped with a note

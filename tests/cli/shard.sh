@@ -22,6 +22,9 @@ xcells() { tail -n +2 "$1/crossover.csv" | cut -d, -f1-3 | sort; }
 for k in 1 2 3; do
     "$RBDIFF" sweep "${args[@]}" --shard $k/3 --out "$TMP/s$k" >/dev/null 2>"$TMP/err" || { fail "shard $k/3"; cat "$TMP/err"; }
 done
+# stderr is a file here: progress comes as log lines, the last one at 18/18
+grep -q '^progress: 18/18 cells (method x model), [0-9]* s elapsed$' "$TMP/err" ||
+    { fail "no final progress line for a non-terminal stderr"; cat "$TMP/err"; }
 [ "$(cells "$TMP/all" | wc -l)" -eq 18 ] || fail "the unsharded sweep has $(cells "$TMP/all" | wc -l) cells, expected 18"
 # every cell exactly once over the shards
 cat <(cells "$TMP/s1") <(cells "$TMP/s2") <(cells "$TMP/s3") | sort >"$TMP/union"
@@ -36,6 +39,11 @@ grep -q '"shard": "2/3"' "$TMP/s2/meta.json" || fail "meta.json of shard 2 does 
 cmp -s <(cells "$TMP/merged") <(cells "$TMP/all") || fail "merged cells differ from the unsharded set"
 cmp -s <(xcells "$TMP/merged") <(xcells "$TMP/all") || fail "merged crossovers differ from the unsharded set"
 [ "$(tail -n +2 "$TMP/merged/samples.csv" | wc -l)" -eq $((18 * 3)) ] || fail "merged samples.csv lacks batches"
+# the crossover searches' probes come along
+cmp -s <(tail -n +2 "$TMP/merged/crossover_probes.csv" | cut -d, -f1-4 | sort) \
+       <(cat "$TMP"/s[123]/crossover_probes.csv | grep -v '^A,' | cut -d, -f1-4 | sort) ||
+    fail "merged crossover_probes.csv differs from the shards'"
+[ -s "$TMP/all/crossover_probes.csv" ] || fail "the sweep wrote no crossover_probes.csv"
 [ "$(grep -c '"dir"' "$TMP/merged/meta.json")" -eq 3 ] || fail "merged meta.json does not list 3 shards"
 for f in tables.md benchmarks.json; do [ -s "$TMP/merged/$f" ] || fail "merged $f missing"; done
 # the merged set is a whole results set: compare reads it, every cell in common
