@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include "rbdiff/rbd.h"
@@ -76,8 +77,10 @@ int samples_unpack(const char *dir)
     return rc;
 }
 
-/* plots/ and plots/data/: drop the .dat files and the PNGs that have an SVG
- * (and plots/data/ when that leaves it empty). */
+/* plots/ and plots/data/: drop the .dat files, and of a figure drawn both
+ * ways keep one: the SVG, unless its PNG is under half its size (the dense
+ * small multiples, whose SVG holds every point); plots/data/ goes when
+ * that leaves it empty. */
 static int pack_plot_dir(const char *pd)
 {
     DIR *d = opendir(pd);
@@ -90,7 +93,9 @@ static int pack_plot_dir(const char *pd)
         if (n > 4 && !strcmp(e->d_name + n - 4, ".dat")) unlink(path);
         else if (n > 4 && !strcmp(e->d_name + n - 4, ".png")) {
             snprintf(svg, sizeof svg, "%s/%.*s.svg", pd, (int)(n - 4), e->d_name);
-            if (access(svg, F_OK) == 0) unlink(path);
+            struct stat sp, ss;
+            if (stat(path, &sp) != 0 || stat(svg, &ss) != 0) continue;
+            unlink(2 * sp.st_size < ss.st_size ? svg : path);
         }
     }
     closedir(d);

@@ -6,8 +6,9 @@
 /* In dir and every directory below it that holds a timings.csv:
  * samples.csv -> samples.csv.gz (readers take either, csvlog.c), and the
  * files another command rebuilds removed: benchmarks.json (`rbdiff pack
- * --unpack`), plots/ *.dat and every plots/ *.png that has its .svg
- * (`rbdiff plot`).  Each file is written whole before its source goes. */
+ * --unpack`), plots/ *.dat, and of a figure drawn as both PNG and SVG
+ * one: the SVG, or the PNG where it is under half the SVG's size
+ * (`rbdiff plot` redraws both).  Each file is written whole before its source goes. */
 int results_pack(const char *dir);
 
 /* The reverse where it can be done: samples.csv.gz -> samples.csv and
