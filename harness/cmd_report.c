@@ -13,6 +13,7 @@
 #include "report_claims.h"
 #include "results.h"
 #include "datadir.h"
+#include "pack.h"
 
 
 static const char help[] =
@@ -97,7 +98,7 @@ static int write_report(FILE *f, void *p)
         int imgs = 0;
         for (int j = 0; j < 3 && sc->plots[j]; j++) {
             char rel[256];
-            snprintf(rel, sizeof rel, "plots/%s.svg", sc->plots[j]);
+            snprintf(rel, sizeof rel, "plots/%s.%s", sc->plots[j], pack_figure_format(sc->plots[j]));
             char *path = results_path(c->dir, rel);
             if (path && access(path, R_OK) == 0) {
                 fprintf(f, "%s![%s](%s)", imgs ? " " : "", sc->plots[j], rel);

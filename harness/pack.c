@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include "rbdiff/rbd.h"
@@ -77,9 +76,13 @@ int samples_unpack(const char *dir)
     return rc;
 }
 
+const char *pack_figure_format(const char *figure)
+{
+    return !strncmp(figure, "accuracy_", 9) || !strncmp(figure, "times_all", 9) ? "png" : "svg";
+}
+
 /* plots/ and plots/data/: drop the .dat files, and of a figure drawn both
- * ways keep one: the SVG, unless its PNG is under half its size (the dense
- * small multiples, whose SVG holds every point); plots/data/ goes when
+ * ways keep the format pack_figure_format names; plots/data/ goes when
  * that leaves it empty. */
 static int pack_plot_dir(const char *pd)
 {
@@ -93,9 +96,10 @@ static int pack_plot_dir(const char *pd)
         if (n > 4 && !strcmp(e->d_name + n - 4, ".dat")) unlink(path);
         else if (n > 4 && !strcmp(e->d_name + n - 4, ".png")) {
             snprintf(svg, sizeof svg, "%s/%.*s.svg", pd, (int)(n - 4), e->d_name);
-            struct stat sp, ss;
-            if (stat(path, &sp) != 0 || stat(svg, &ss) != 0) continue;
-            unlink(2 * sp.st_size < ss.st_size ? svg : path);
+            if (access(svg, F_OK) != 0) continue;
+            char name[4200];
+            snprintf(name, sizeof name, "%.*s", (int)(n - 4), e->d_name);
+            unlink(strcmp(pack_figure_format(name), "png") ? path : svg);
         }
     }
     closedir(d);

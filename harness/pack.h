@@ -6,10 +6,14 @@
 /* In dir and every directory below it that holds a timings.csv:
  * samples.csv -> samples.csv.gz (readers take either, csvlog.c), and the
  * files another command rebuilds removed: benchmarks.json (`rbdiff pack
- * --unpack`), plots/ *.dat, and of a figure drawn as both PNG and SVG
- * one: the SVG, or the PNG where it is under half the SVG's size
- * (`rbdiff plot` redraws both).  Each file is written whole before its source goes. */
+ * --unpack`), plots/ *.dat, and of a figure drawn as both PNG and SVG the
+ * format pack_figure_format does not name (`rbdiff plot` redraws both).  Each file is written whole before its source goes. */
 int results_pack(const char *dir);
+
+/* The format a packed set keeps of a figure: "png" for the small multiples
+ * (accuracy_*, times_all: their SVGs hold every point of 40 methods, 3-4x
+ * the PNG), "svg" for the rest.  report.md links that file. */
+const char *pack_figure_format(const char *figure);
 
 /* The reverse where it can be done: samples.csv.gz -> samples.csv and
  * benchmarks.json rebuilt from the timings and samples. */
