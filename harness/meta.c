@@ -12,6 +12,7 @@
 #include "meta.h"
 #include "results.h"
 #include "derivatives/fd/fd_compose.h"
+#include "modelspec.h"
 
 #include "rbd_buildinfo.h"    /* RBD_GIT, written at every build (harness/buildinfo.cmake) */
 
@@ -95,20 +96,6 @@ int meta_check_same_build(const char *dir)
     return rc;
 }
 
-static json_t *model_notices;
-
-void meta_note_model(const rbd_model *m)
-{
-    if (!m || !m->nnotice) return;
-    if (!model_notices && !(model_notices = json_array())) return;
-    for (size_t k = 0; k < json_array_size(model_notices); k++)
-        if (!strcmp(json_string_value(json_object_get(json_array_get(model_notices, k), "spec")), m->spec)) return;
-    json_t *n = json_array();
-    for (int k = 0; k < m->nnotice; k++) json_array_append_new(n, json_string(m->notice[k]));
-    json_array_append_new(model_notices, json_pack("{s:s, s:i, s:o}", "spec", m->spec, "nonphysical",
-                                                   m->nonphysical, "notices", n));
-}
-
 int meta_write(const char *dir, const char *cmdline, json_t *extra)
 {
     char cpu[256], git[128], host[256] = "unknown", date[64];
@@ -143,7 +130,8 @@ int meta_write(const char *dir, const char *cmdline, json_t *extra)
     if (!m) { json_decref(inv); free(path); return rbd_fail(RBD_ENOMEM, "meta.json: could not build"); }
     json_object_set_new(m, "build_id", json_string(meta_build_id()));
     if (extra) json_object_update(m, extra);
-    if (model_notices) json_object_set(m, "model_notices", model_notices);
+    json_t *notices = model_notices();
+    if (notices) json_object_set(m, "model_notices", notices);
     json_object_set_new(m, "invocations", inv);
     int rc = atomic_write_json(path, m);
     json_decref(m);

@@ -21,12 +21,6 @@ const char *meta_build_id(void);
  * with a message naming both builds. */
 int meta_check_same_build(const char *dir);
 
-/* Remembers the notices of m (rbd_model.notice: an inertia clamped, a body
- * not physical loaded by the model option 'nonphysical'); meta_write
- * records every model's as "model_notices": [{"spec", "nonphysical",
- * "notices"}]. */
-void meta_note_model(const rbd_model *m);
-
 /* Writes DIR/meta.json atomically.  An existing meta.json's invocations
  * are kept, so a resumed run records every command that added rows.
  * extra (may be NULL) is merged in (e.g. counters, pinning). */

@@ -4,21 +4,36 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "meta.h"
 #include "modelspec.h"
 #include "datadir.h"
 
 static int load(const char *spec, rbd_model **m);
 
+static json_t *notices_seen;   /* [{"spec", "nonphysical", "notices"}] */
+
+static void note_model(const rbd_model *m)
+{
+    if (!m || !m->nnotice) return;
+    if (!notices_seen && !(notices_seen = json_array())) return;
+    for (size_t k = 0; k < json_array_size(notices_seen); k++)
+        if (!strcmp(json_string_value(json_object_get(json_array_get(notices_seen, k), "spec")), m->spec)) return;
+    json_t *n = json_array();
+    for (int k = 0; k < m->nnotice; k++) json_array_append_new(n, json_string(m->notice[k]));
+    json_array_append_new(notices_seen, json_pack("{s:s, s:i, s:o}", "spec", m->spec, "nonphysical",
+                                                   m->nonphysical, "notices", n));
+}
+
+json_t *model_notices(void) { return notices_seen; }
+
 /* The inertia rule's notices go with every result: on stderr at each load,
- * into meta.json (meta_note_model), and the spec's options into every table
+ * into meta.json (model_notices), and the spec's options into every table
  * row and plot key (spec_label). */
 int model_from_spec(const char *spec, rbd_model **m)
 {
     int rc = load(spec, m);
     if (rc) return rc;
     for (int k = 0; k < (*m)->nnotice; k++) fprintf(stderr, "rbdiff: %s: warning: %s\n", spec, (*m)->notice[k]);
-    meta_note_model(*m);
+    note_model(*m);
     return rc;
 }
 

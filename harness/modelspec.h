@@ -13,6 +13,8 @@
 #ifndef RBD_MODELSPEC_H
 #define RBD_MODELSPEC_H
 
+#include <jansson.h>
+
 #include <stddef.h>
 #include "rbdiff/rbd.h"
 
@@ -24,5 +26,11 @@ int robot_spec(const char *token, char *buf, size_t len);
 double spec_bf(const char *spec);
 /* Short label: "ur5", "hyq+ff" (free-flyer), "N=10,bf=2" for autoTree. */
 void spec_label(const char *spec, char *buf, size_t len);
+
+/* The notices (rbd_model.notice: an inertia clamped, a body loaded as
+ * nonphysical) of every model model_from_spec has loaded, once per spec, as
+ * meta.json's "model_notices": [{"spec", "nonphysical", "notices"}]; NULL
+ * when none had any. */
+json_t *model_notices(void);
 
 #endif
