@@ -50,6 +50,13 @@ const rbd_method *rbd_method_find(const char *name)
     return NULL;
 }
 
+int rbd_method_init_check(const rbd_method *meth, const rbd_model *m, void **out)
+{
+    if (!m || !out) return rbd_fail(RBD_EINVAL, "%s: null model or workspace pointer", meth->name);
+    *out = NULL;
+    return rbd_method_supports(meth, m);
+}
+
 int rbd_method_supports(const rbd_method *meth, const rbd_model *m)
 {
     for (int i = 0; i < m->nb; i++)

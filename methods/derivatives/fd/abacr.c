@@ -74,9 +74,7 @@ extern const rbd_method rbd_method_abacr;
 static int ab_init(const rbd_model *m, const rbd_options *o, void **out)
 {
     (void)o;
-    if (!m || !out) return rbd_fail(RBD_EINVAL, "abacr: null model or workspace pointer");
-    *out = NULL;
-    int rc = rbd_method_supports(&rbd_method_abacr, m);
+    int rc = rbd_method_init_check(&rbd_method_abacr, m, out);
     if (rc) return rc;
     rbd_arena a = { 0 };
     ab_ws sizing, *w;

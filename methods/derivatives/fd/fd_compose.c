@@ -145,9 +145,7 @@ static void carve(fdc_ws *w, rbd_arena *a, const rbd_model *m, rbd_combine combi
 int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options *o, void **out)
 {
     const char *name = c->self->name;
-    if (!m || !out) return rbd_fail(RBD_EINVAL, "%s: null model or workspace pointer", name);
-    *out = NULL;
-    int rc = rbd_method_supports(c->self, m);
+    int rc = rbd_method_init_check(c->self, m, out);
     if (rc) return rc;
     rbd_options def;
     if (!o) { rbd_options_default(&def); o = &def; }

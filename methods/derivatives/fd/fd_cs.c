@@ -37,18 +37,11 @@ static void carve(fcs_ws *w, rbd_arena *a, const rbd_model *m)
     RBD_ARENA_TAKE(a, w->tau, nv); RBD_ARENA_TAKE(a, w->qdd, nv); RBD_ARENA_TAKE(a, w->d, 6);
 }
 
-static void fcs_fini(void *p)
-{
-    free(p);            /* the workspace heads its arena (arena.h) */
-}
-
 extern const rbd_method rbd_method_fd_cs;
 
 static int fcs_init(const rbd_model *m, const rbd_options *o, void **out)
 {
-    if (!m || !out) return rbd_fail(RBD_EINVAL, "fd-cs: null model or workspace pointer");
-    *out = NULL;
-    int rc = rbd_method_supports(&rbd_method_fd_cs, m);
+    int rc = rbd_method_init_check(&rbd_method_fd_cs, m, out);
     if (rc) return rc;
     rbd_options def;
     if (!o) { rbd_options_default(&def); o = &def; }
@@ -130,5 +123,5 @@ const rbd_method rbd_method_fd_cs = {
     .joints = RBD_JOINTS_ALL,
     .init = fcs_init,
     .eval = fcs_eval,
-    .fini = fcs_fini,
+    .fini = free,     /* the workspace heads its arena (arena.h) */
 };

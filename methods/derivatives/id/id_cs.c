@@ -38,18 +38,11 @@ static void carve(cs_ws *w, rbd_arena *a, const rbd_model *m)
     RBD_ARENA_TAKE(a, w->tau, nv); RBD_ARENA_TAKE(a, w->d, 6);
 }
 
-static void cs_fini(void *p)
-{
-    free(p);            /* the workspace heads its arena (arena.h) */
-}
-
 extern const rbd_method rbd_method_id_cs;
 
 static int cs_init(const rbd_model *m, const rbd_options *o, void **out)
 {
-    if (!m || !out) return rbd_fail(RBD_EINVAL, "id-cs: null model or workspace pointer");
-    *out = NULL;
-    int rc = rbd_method_supports(&rbd_method_id_cs, m);
+    int rc = rbd_method_init_check(&rbd_method_id_cs, m, out);
     if (rc) return rc;
     rbd_options def;
     if (!o) { rbd_options_default(&def); o = &def; }
@@ -115,5 +108,5 @@ const rbd_method rbd_method_id_cs = {
     .joints = RBD_JOINTS_ALL,
     .init = cs_init,
     .eval = cs_eval,
-    .fini = cs_fini,
+    .fini = free,     /* the workspace heads its arena (arena.h) */
 };

@@ -43,9 +43,7 @@ extern const rbd_method rbd_method_id_fd;
 
 static int fd_init(const rbd_model *m, const rbd_options *o, void **out)
 {
-    if (!m || !out) return rbd_fail(RBD_EINVAL, "id-fd: null model or workspace pointer");
-    *out = NULL;
-    int rc = rbd_method_supports(&rbd_method_id_fd, m);
+    int rc = rbd_method_init_check(&rbd_method_id_fd, m, out);
     if (rc) return rc;
     rbd_arena a = { 0 };
     fd_ws sizing, *w;

@@ -65,11 +65,6 @@ static void carve(idsva_ws *w, rbd_arena *a, const rbd_model *m, int chain)
     }
 }
 
-static void idsva_fini(void *p)
-{
-    free(p);            /* the workspace heads its arena */
-}
-
 static inline double dot6(const double *restrict a, const double *restrict b)
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
@@ -132,9 +127,7 @@ extern const rbd_method rbd_method_idsva;
 
 static int idsva_init(const rbd_model *m, const rbd_options *o, void **out)
 {
-    if (!m || !out) return rbd_fail(RBD_EINVAL, "idsva: null model or workspace pointer");
-    *out = NULL;
-    int rc = rbd_method_supports(&rbd_method_idsva, m);
+    int rc = rbd_method_init_check(&rbd_method_idsva, m, out);
     if (rc) return rc;
     /* the chain plan's blocked products beat the pairs from about 32-40
      * dofs (methods/README.md) */
@@ -202,5 +195,5 @@ const rbd_method rbd_method_idsva = {
     .joints = RBD_JOINTS_ALL,
     .init = idsva_init,
     .eval = idsva_eval,
-    .fini = idsva_fini,
+    .fini = free,     /* the workspace heads its arena (arena.h) */
 };

@@ -44,19 +44,12 @@ static void carve(idb_ws *w, rbd_arena *a, const rbd_model *m)
     RBD_ARENA_TAKE(a, w->t, nv);
 }
 
-static void idb_fini(void *p)
-{
-    free(p);            /* the workspace heads its arena (arena.h) */
-}
-
 extern const rbd_method rbd_method_idsva_body;
 
 static int idb_init(const rbd_model *m, const rbd_options *o, void **out)
 {
     (void)o;
-    if (!m || !out) return rbd_fail(RBD_EINVAL, "idsva-body: null model or workspace pointer");
-    *out = NULL;
-    int rc = rbd_method_supports(&rbd_method_idsva_body, m);
+    int rc = rbd_method_init_check(&rbd_method_idsva_body, m, out);
     if (rc) return rc;
     rbd_arena a = { 0 };
     idb_ws sizing, *w;
@@ -207,5 +200,5 @@ const rbd_method rbd_method_idsva_body = {
     .joints = RBD_JOINTS_ALL,
     .init = idb_init,
     .eval = idb_eval,
-    .fini = idb_fini,
+    .fini = free,     /* the workspace heads its arena (arena.h) */
 };

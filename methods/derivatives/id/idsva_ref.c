@@ -166,19 +166,12 @@ static int ref_eval(void *p, const rbd_state *x, rbd_derivs *out)
     return RBD_OK;
 }
 
-static void ref_fini(void *p)
-{
-    free(p);            /* the workspace heads its arena (arena.h) */
-}
-
 extern const rbd_method rbd_method_idsva_ref;
 
 static int ref_init(const rbd_model *m, const rbd_options *o, void **out)
 {
     (void)o;
-    if (!m || !out) return rbd_fail(RBD_EINVAL, "idsva-ref: null model or workspace pointer");
-    *out = NULL;
-    int rc = rbd_method_supports(&rbd_method_idsva_ref, m);
+    int rc = rbd_method_init_check(&rbd_method_idsva_ref, m, out);
     if (rc) return rc;
     rbd_arena A = { 0 };
     ref_ws sizing, *w;
@@ -197,5 +190,5 @@ const rbd_method rbd_method_idsva_ref = {
     .joints = RBD_JOINTS_ALL,
     .init = ref_init,
     .eval = ref_eval,
-    .fini = ref_fini,
+    .fini = free,     /* the workspace heads its arena (arena.h) */
 };

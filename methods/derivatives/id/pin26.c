@@ -39,18 +39,11 @@ static void carve(pin_ws *w, rbd_arena *a, const rbd_model *m)
     w->A = rbd_arena_take(a, sizeof(double) * 24 * (size_t)m->nv);
 }
 
-static void pin_fini(void *p)
-{
-    free(p);            /* the workspace heads its arena (arena.h) */
-}
-
 extern const rbd_method rbd_method_pin26;
 
 static int pin_init(const rbd_model *m, const rbd_options *o, void **out)
 {
-    if (!m || !out) return rbd_fail(RBD_EINVAL, "pin26: null model or workspace pointer");
-    *out = NULL;
-    int rc = rbd_method_supports(&rbd_method_pin26, m);
+    int rc = rbd_method_init_check(&rbd_method_pin26, m, out);
     if (rc) return rc;
     rbd_arena a = { 0 };
     pin_ws sizing, *w;
@@ -167,5 +160,5 @@ const rbd_method rbd_method_pin26 = {
     .joints = RBD_JOINTS_ALL,
     .init = pin_init,
     .eval = pin_eval,
-    .fini = pin_fini,
+    .fini = free,     /* the workspace heads its arena (arena.h) */
 };

@@ -55,19 +55,12 @@ static void carve(cr_ws *w, rbd_arena *a, const rbd_model *m, size_t nL, size_t 
     RBD_ARENA_TAKE(a, w->SFq, nS); RBD_ARENA_TAKE(a, w->SFv, nS);
 }
 
-static void cr_fini(void *p)
-{
-    free(p);            /* the workspace heads its arena (arena.h) */
-}
-
 extern const rbd_method rbd_method_rneacr;
 
 static int cr_init(const rbd_model *m, const rbd_options *o, void **out)
 {
     (void)o;
-    if (!m || !out) return rbd_fail(RBD_EINVAL, "rneacr: null model or workspace pointer");
-    *out = NULL;
-    int rc = rbd_method_supports(&rbd_method_rneacr, m);
+    int rc = rbd_method_init_check(&rbd_method_rneacr, m, out);
     if (rc) return rc;
     size_t nL = 0, nS = 0;
     for (int i = 0; i < m->nb; i++) {
@@ -281,5 +274,5 @@ const rbd_method rbd_method_rneacr = {
     .joints = RBD_JOINTS_ALL,
     .init = cr_init,
     .eval = cr_eval,
-    .fini = cr_fini,
+    .fini = free,     /* the workspace heads its arena (arena.h) */
 };

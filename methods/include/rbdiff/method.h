@@ -55,7 +55,7 @@ typedef struct rbd_method {
     unsigned joints;        /* bit (1u << rbd_joint_type) per supported joint   */
     int (*init)(const rbd_model *m, const rbd_options *o, void **ws);
     int (*eval)(void *ws, const rbd_state *x, rbd_derivs *out);
-    void (*fini)(void *ws);
+    void (*fini)(void *ws);  /* free itself for a workspace carved from one arena */
 } rbd_method;
 
 #define RBD_JOINTS_1DOF ((1u << RBD_JOINT_REVOLUTE) | (1u << RBD_JOINT_PRISMATIC))
@@ -68,6 +68,9 @@ const rbd_method *rbd_method_find(const char *name);
 /* 0 if the method supports every joint of the model, else RBD_ENOTSUP with a
  * message naming the joint. */
 int rbd_method_supports(const rbd_method *meth, const rbd_model *m);
+/* The start of every init: RBD_EINVAL for a NULL m or out, *out = NULL,
+ * then rbd_method_supports. */
+int rbd_method_init_check(const rbd_method *meth, const rbd_model *m, void **out);
 
 /* Base algorithms, timed and evaluated like methods (registry.c). */
 typedef struct {
