@@ -65,23 +65,27 @@ char *results_path(const char *dir, const char *name)
     return p;
 }
 
+const results_table results_tables[] = {
+    { TIMINGS_CSV, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY },
+    { SAMPLES_CSV, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY },
+    { CROSSOVER_CSV, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY },
+    { CROSSOVER_PROBES_CSV, crossover_probes_cols, CROSSOVER_PROBES_NCOLS, CROSSOVER_PROBES_NKEY },
+    { ACCURACY_CSV, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY },
+    { CONDITIONING_CSV, conditioning_cols, CONDITIONING_NCOLS, CONDITIONING_NKEY },
+    { INSTRUCTIONS_CSV, instructions_cols, INSTRUCTIONS_NCOLS, INSTRUCTIONS_NKEY },
+    { PEER_CHECKS_CSV, peer_checks_cols, PEER_CHECKS_NCOLS, PEER_CHECKS_NKEY },
+    { NULL, NULL, 0, 0 }
+};
+
 int results_check_tables(const char *dir)
 {
-    static const struct { const char *file; const csv_col *cols; int ncols, nkey; } t[] = {
-        { TIMINGS_CSV, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY },
-        { SAMPLES_CSV, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY },
-        { CROSSOVER_CSV, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY },
-        { ACCURACY_CSV, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY },
-        { INSTRUCTIONS_CSV, instructions_cols, INSTRUCTIONS_NCOLS, INSTRUCTIONS_NKEY },
-        { PEER_CHECKS_CSV, peer_checks_cols, PEER_CHECKS_NCOLS, PEER_CHECKS_NKEY },
-    };
     int rc = RBD_OK;
-    for (size_t k = 0; k < sizeof t / sizeof t[0] && !rc; k++) {
-        char *p = results_path(dir, t[k].file);
+    for (const results_table *t = results_tables; t->file && !rc; t++) {
+        char *p = results_path(dir, t->file);
         if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
-        if (access(p, F_OK) == 0) {
+        if (csvlog_exists(p)) {
             csvlog log;
-            rc = csvlog_read(&log, p, t[k].cols, t[k].ncols, t[k].nkey);
+            rc = csvlog_read(&log, p, t->cols, t->ncols, t->nkey);
             csvlog_close(&log);
         }
         free(p);

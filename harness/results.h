@@ -86,8 +86,17 @@ typedef struct {
 
 /* Creates dir (and parents) and proves it writable; errors name the path. */
 int results_prepare_dir(const char *dir);
-/* Reads every results table present in dir (timings, samples, crossover,
- * accuracy, instructions, peer checks); the first malformed one is the
+/* Every table a results directory may hold, with its columns and key
+ * (checked on resume, joined by merge); terminated by a NULL file. */
+typedef struct {
+    const char *file;
+    const csv_col *cols;
+    int ncols, nkey;
+} results_table;
+extern const results_table results_tables[];
+
+/* Reads every table of results_tables present in dir (or packed, pack.h);
+ * the first malformed one is the
  * error (file:line:field).  A directory to resume is checked so before
  * anything is written into it. */
 int results_check_tables(const char *dir);

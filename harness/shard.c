@@ -27,25 +27,9 @@ int shard_owns(const shard_spec *sh, long cell)
 
 /* ------------------------------------------------------------------ merge */
 
-typedef struct {
-    const char *file;
-    const csv_col *cols;
-    int ncols, nkey;
-} table_kind;
-
-static const table_kind tables[] = {
-    { TIMINGS_CSV, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY },
-    { SAMPLES_CSV, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY },
-    { CROSSOVER_CSV, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY },
-    { CROSSOVER_PROBES_CSV, crossover_probes_cols, CROSSOVER_PROBES_NCOLS, CROSSOVER_PROBES_NKEY },
-    { ACCURACY_CSV, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY },
-    { CONDITIONING_CSV, conditioning_cols, CONDITIONING_NCOLS, CONDITIONING_NKEY },
-    { INSTRUCTIONS_CSV, instructions_cols, INSTRUCTIONS_NCOLS, INSTRUCTIONS_NKEY },
-};
-enum { NTABLES = sizeof tables / sizeof tables[0] };
 
 typedef struct {
-    const table_kind *kind;
+    const results_table *kind;
     csvlog *in;             /* one per input dir (nrows 0 when absent) */
     int nin;
 } table_join;
@@ -88,7 +72,7 @@ static int write_join(FILE *f, void *p)
 }
 
 /* Joins one table over the inputs into out; *present = 1 if any input has it. */
-static int merge_table(const table_kind *k, const char *out, char *const *dirs, int ndirs, int *present,
+static int merge_table(const results_table *k, const char *out, char *const *dirs, int ndirs, int *present,
                        int *bad_input)
 {
     table_join j = { k, calloc((size_t)ndirs, sizeof(csvlog)), ndirs };
@@ -153,15 +137,15 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
     /* every input table read once before anything is written: a malformed
      * one is refused without leaving OUT behind */
     int have_timings = 0;
-    for (int k = 0; k < NTABLES && !rc; k++)
+    for (int k = 0; results_tables[k].file && !rc; k++)
         for (int d = 0; d < ndirs && !rc; d++) {
-            char *p = results_path(dirs[d], tables[k].file);
+            char *p = results_path(dirs[d], results_tables[k].file);
             csvlog t;
             memset(&t, 0, sizeof t);
             if (!p) rc = rbd_fail(RBD_ENOMEM, "out of memory");
-            else if (access(p, F_OK) == 0) {
+            else if (csvlog_exists(p)) {
                 have_timings |= k == 0;
-                rc = csvlog_read(&t, p, tables[k].cols, tables[k].ncols, tables[k].nkey);
+                rc = csvlog_read(&t, p, results_tables[k].cols, results_tables[k].ncols, results_tables[k].nkey);
                 csvlog_close(&t);
             }
             free(p);
@@ -169,9 +153,9 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
     if (!rc && !have_timings) rc = rbd_fail(RBD_EINVAL, "merge: no input has a %s", TIMINGS_CSV);
     if (!rc) *bad_input = 0;   /* from here on a failure is the run's, unless an input table is malformed */
     if (!rc) rc = results_prepare_dir(out);
-    for (int k = 0; k < NTABLES && !rc; k++) {
+    for (int k = 0; results_tables[k].file && !rc; k++) {
         int present = 0;
-        rc = merge_table(&tables[k], out, dirs, ndirs, &present, bad_input);
+        rc = merge_table(&results_tables[k], out, dirs, ndirs, &present, bad_input);
     }
     if (!rc) {
         /* derived files from the merged table, as the sweep makes them */
