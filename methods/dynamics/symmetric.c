@@ -12,12 +12,3 @@ void rbd_sym_from_lower(int n, double *A)
             for (int c = c0; c < c0 + B && c < n; c++)
                 for (int r = r0; r < r0 + B && r < c; r++) A[r + (size_t)n * c] = A[c + (size_t)n * r];
 }
-
-void rbd_sym_from_upper(int n, double *A)
-{
-    enum { B = 32 };
-    for (int c0 = 0; c0 < n; c0 += B)
-        for (int r0 = 0; r0 <= c0; r0 += B)
-            for (int c = c0; c < c0 + B && c < n; c++)
-                for (int r = r0; r < r0 + B && r < c; r++) A[c + (size_t)n * r] = A[r + (size_t)n * c];
-}

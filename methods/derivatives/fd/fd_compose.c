@@ -44,6 +44,8 @@ typedef struct {
     rbd_idg_tv *R;              /* [nv] the t-vectors: the factored product, AZA with forces */
     double (*F)[6];             /* [2 nv] forces on the parents (q, then qd): AZA with forces, no t-vectors */
     rbd_fd_pass pass;           /* c->pass, or separate passes where it does not apply */
+    int tv;                     /* the combination takes the inner method's t-vectors */
+    rbd_idg *g;                 /* the inner method's forward pass, where shared or tv */
     double *zero;               /* [nv] qdd = 0 for RBD_PASS_GROUND */
 } fdc_ws;
 
@@ -196,6 +198,8 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
     rbd_options oid = *o;
     oid.zeros_preset = 1;
     if ((rc = c->id->init(m, &oid, &w->idws))) { w->idws = NULL; rbd_fdc_fini(w); return rc; }
+    w->tv = combine == RBD_COMBINE_FACTORED || (combine == RBD_COMBINE_AZA_FORCES && !forces);
+    if (pass != RBD_PASS_SEPARATE || w->tv) w->g = c->ground->idg(w->idws);
     if (!(w->d = rbd_data_new(m)) || (w->minv != RBD_MINV_ANALYTIC && !(w->dm = rbd_data_new(m))) ||
         ((combine == RBD_COMBINE_AZA || combine == RBD_COMBINE_AZA_FORCES) && !(w->aza = rbd_aza_new(m))) ||
         (combine == RBD_COMBINE_FACTORED && !(w->fdf = rbd_fdf_new(m)))) {
@@ -220,8 +224,8 @@ int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
     const rbd_model *m = w->m;
     const size_t nn = (size_t)m->nv * (size_t)m->nv;
     int rc;
-    const int tv = w->combine == RBD_COMBINE_FACTORED || (w->combine == RBD_COMBINE_AZA_FORCES && !w->F);
-    rbd_idg *g = w->pass != RBD_PASS_SEPARATE || tv ? w->c->ground->idg(w->idws) : NULL;
+    const int tv = w->tv;
+    rbd_idg *g = w->g;
     if (w->pass == RBD_PASS_GROUND) {
         rbd_idg_forward(m, g, x->q, x->v, w->zero);
         if ((rc = rbd_fdg_solve(m, w->d, g, x->tau, out->qdd, out->dqdd_dtau))) return rc;

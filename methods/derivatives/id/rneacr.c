@@ -37,6 +37,7 @@ typedef struct {
     vec6 *v, *a, *f, *h;        /* [nb] RNEA quantities, body frame            */
     vec6 *DVq, *DAq, *DFq, *DVv, *DAv, *DFv;    /* [sum L] ancestor columns   */
     vec6 *SFq, *SFv;            /* [sum subtree] subtree columns of d f        */
+    int zeros_preset;           /* rbd_options.zeros_preset: the structural zeros are left as they are */
 } cr_ws;
 
 /* nL = sum over bodies of their ancestor dofs (own included) = sum over
@@ -59,7 +60,6 @@ extern const rbd_method rbd_method_rneacr;
 
 static int cr_init(const rbd_model *m, const rbd_options *o, void **out)
 {
-    (void)o;
     int rc = rbd_method_init_check(&rbd_method_rneacr, m, out);
     if (rc) return rc;
     size_t nL = 0, nS = 0;
@@ -75,6 +75,7 @@ static int cr_init(const rbd_model *m, const rbd_options *o, void **out)
     if (!(w = rbd_arena_reserve(&a, sizeof *w, "the rneacr derivative vectors"))) return RBD_ENOMEM;
     carve(w, &a, m, nL, nS);
     w->m = m;
+    w->zeros_preset = o && o->zeros_preset;
     nL = nS = 0;
     for (int i = 0; i < m->nb; i++) {
         int p = m->parent[i], e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : m->nv;
@@ -191,8 +192,10 @@ static int cr_eval(void *p, const rbd_state *x, rbd_derivs *out)
     const int nv = m->nv;
     double *restrict dq = out->dtau_dq, *restrict dv = out->dtau_dv;
     cr_forward(w, x->q, x->v, x->a);
-    memset(dq, 0, sizeof(double) * (size_t)nv * (size_t)nv);
-    memset(dv, 0, sizeof(double) * (size_t)nv * (size_t)nv);
+    if (!w->zeros_preset) {     /* only ancestor and subtree columns are written below */
+        memset(dq, 0, sizeof(double) * (size_t)nv * (size_t)nv);
+        memset(dv, 0, sizeof(double) * (size_t)nv * (size_t)nv);
+    }
     for (int i = m->nb - 1; i >= 0; i--) {
         const int pa = m->parent[i], j0 = m->idx_v[i], n = m->nv_of[i], j1 = j0 + n, L = w->L[i];
         const int e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : nv;

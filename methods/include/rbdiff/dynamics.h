@@ -131,8 +131,7 @@ int rbd_minv_lapack(const rbd_model *m, rbd_data *d, const double *q, double *Mi
  * scratch (O(nv^2)): diagnostics and error paths only. */
 int rbd_mass_rcond(const rbd_model *m, const double *q, double *rcond);
 
-/* Copy the lower (upper) triangle of the n x n column-major A to the other. */
+/* Copy the lower triangle of the n x n column-major A to the upper one. */
 void rbd_sym_from_lower(int n, double *A);
-void rbd_sym_from_upper(int n, double *A);
 
 #endif
