@@ -15,7 +15,8 @@
 #define GZ_SUFFIX ".gz"
 
 /* src -> dst through zlib (deflate when pack, inflate otherwise), written to
- * dst.tmp and renamed, so dst is either absent or whole. */
+ * dst.tmp, synced to disk and renamed, so dst is either absent or whole
+ * before the caller removes src. */
 static int transcode(const char *src, const char *dst, int pack)
 {
     char tmp[4200];
@@ -26,13 +27,20 @@ static int transcode(const char *src, const char *dst, int pack)
     char buf[1 << 16];
     if (pack) {
         in = fopen(src, "rb");
-        z = gzopen(tmp, "wb9");
+        out = in ? fopen(tmp, "wb") : NULL;
+        int fd = out ? dup(fileno(out)) : -1;    /* zlib closes its own; out is synced below */
+        z = fd >= 0 ? gzdopen(fd, "wb9") : NULL;
+        if (fd >= 0 && !z) close(fd);
     } else {
         z = gzopen(src, "rb");
-        out = fopen(tmp, "wb");
+        out = z ? fopen(tmp, "wb") : NULL;
     }
-    if ((pack && !in) || !z || (!pack && !out)) {
-        rc = rbd_fail(RBD_EIO, "%s: cannot open: %s", !z ? (pack ? tmp : src) : pack ? src : tmp, strerror(errno));
+    if (!in && pack) {
+        rc = rbd_fail(RBD_EIO, "%s: cannot open: %s", src, strerror(errno));
+        goto done;
+    }
+    if (!z || !out) {
+        rc = rbd_fail(RBD_EIO, "%s: cannot open: %s", !z && !pack ? src : tmp, strerror(errno));
         goto done;
     }
     for (;;) {

@@ -160,12 +160,6 @@ int timing_paired_stats(const double *a, const double *b, int K, rbd_stats *st)
     return stats_compute(q, K, scratch, st);
 }
 
-double timing_paired_ratio(const double *a, const double *b, int K)
-{
-    rbd_stats st;
-    return timing_paired_stats(a, b, K, &st) ? NAN : st.median;
-}
-
 int timing_pin_cpu(int cpu)
 {
     cpu_set_t set;

@@ -45,13 +45,11 @@ int timing_measure(const rbd_timeable *t, const timing_opts *o, timing_result *r
  * calibrated, then the K batches run in rounds, one batch of each per
  * round (rotating which goes first), so r[i].samples[b] and r[j].samples[b]
  * were taken side by side.  Ratios between methods should come from these
- * pairs (timing_paired_ratio), not from medians taken minutes apart. */
+ * pairs (timing_paired_stats), not from medians taken minutes apart. */
 int timing_measure_set(const rbd_timeable *t, int n, const timing_opts *o, timing_result *r);
-/* Median over the first K rounds of a[b] / b[b]: the ratio of two targets
- * measured together, from their per-batch samples (NAN if K < 1). */
-double timing_paired_ratio(const double *a, const double *b, int K);
-/* The same ratios' median and quartiles (rbd_stats of a[b] / b[b] over the
- * first K rounds); RBD_EINVAL if K < 1 or a ratio is not finite. */
+/* The paired ratio of two targets measured together: the median and
+ * quartiles (rbd_stats) of a[b] / b[b] over the first K rounds; RBD_EINVAL
+ * if K < 1 or a ratio is not finite. */
 int timing_paired_stats(const double *a, const double *b, int K, rbd_stats *st);
 
 /* Pins this thread to one CPU (sched_setaffinity); errors name the CPU. */
