@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <jansson.h>
 #include "atomicio.h"
@@ -182,6 +183,14 @@ int cmd_report(int argc, char **argv)
         return cli_usage_error("report");
     }
     const char *dir = argv[optind];
+    /* the directories and the claims are the input: refused with 2 (README,
+     * exit statuses) before report.md is written */
+    for (int k = 0; k < 2; k++) {
+        const char *p = k ? with : dir;
+        struct stat st;
+        if (p && (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)))
+            return cli_error("report", EXIT_USAGE, "'%s' is not a results directory", p);
+    }
     claim *cl = NULL;
     int ncl = 0, status = EXIT_FAIL, hx[2] = { 0, 0 }, ha[2] = { 0, 0 };
     timing_row *rows[2] = { NULL, NULL };
@@ -189,9 +198,11 @@ int cmd_report(int argc, char **argv)
     claim_data d[2];
     memset(xo, 0, sizeof xo);
     memset(acc, 0, sizeof acc);
-    if (claims_read(claims, &cl, &ncl) || load_data(dir, &d[0], &rows[0], &xo[0], &acc[0], &hx[0], &ha[0]) ||
-        (with && load_data(with, &d[1], &rows[1], &xo[1], &acc[1], &hx[1], &ha[1]))) {
-        cli_lib_error("report", 0);
+    int lrc = claims_read(claims, &cl, &ncl);
+    if (!lrc) lrc = load_data(dir, &d[0], &rows[0], &xo[0], &acc[0], &hx[0], &ha[0]);
+    if (!lrc && with) lrc = load_data(with, &d[1], &rows[1], &xo[1], &acc[1], &hx[1], &ha[1]);
+    if (lrc) {
+        status = cli_lib_error("report", lrc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE);
         goto done;
     }
     int shipped = claims == shipped_claims;
