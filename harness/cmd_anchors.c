@@ -234,5 +234,7 @@ int cmd_anchors(int argc, char **argv)
     free(rows);
     anchors_free(&s);
     if (rc == EXIT_OK && check && missed) rc = EXIT_FAIL;
+    /* the live peers other than Pinocchio (vs-mujoco.md) keep their status too */
+    if (rc == EXIT_OK && lrc > 0) rc = lrc;
     return rc;
 }
