@@ -240,6 +240,24 @@ int cmd_sweep(int argc, char **argv)
         cli_lib_error("sweep", 0);
         goto done;
     }
+    /* robot_methods' PEER.FUNCTION names: the peer must be one rbdiff knows,
+     * and, when it loaded, the function one of its own (a typo would time
+     * nothing); a known peer that is not built is left out, as everywhere */
+    for (int r = 0; r < c.nrobot_methods; r++) {
+        const char *name = c.robot_methods[r], *dot = strchr(name, '.');
+        if (!dot) continue;
+        int known = 0, loaded = 0, found = 0;
+        for (int k = 0; peer_known[k]; k++)
+            known |= strlen(peer_known[k]) == (size_t)(dot - name) && !strncmp(peer_known[k], name, (size_t)(dot - name));
+        for (int k = 0; k < npeers; k++)
+            loaded |= strlen(peers[k].name) == (size_t)(dot - name) && !strncmp(peers[k].name, name, (size_t)(dot - name));
+        for (int i = 0; i < ntg; i++) found |= tg[i].peer && !strcmp(tg[i].name, name);
+        if (!known || (loaded && !found)) {
+            status = cli_error("sweep", EXIT_USAGE, "robot_methods: '%s' is not a function of a %s peer", name,
+                               known ? "loaded" : "known");
+            goto done;
+        }
+    }
     /* Every model spec must parse, and every model fit in memory, before
      * anything is written: a method's outputs are 4 dense nv x nv blocks, a
      * base algorithm's one, and the dynamics scratch two more. */

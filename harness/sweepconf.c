@@ -255,8 +255,8 @@ static int set_methods(sweep_config *c, const char *v, const char *where)
 }
 
 /* robot_methods = idsva, pin26, pinocchio.computeRNEADerivatives, ...: a
- * registered name, or a peer's function (PEER.FUNCTION, checked when the
- * peers load). */
+ * registered name, or a peer's function (PEER.FUNCTION, checked by the
+ * sweep once the peers are open). */
 static int set_robot_methods(sweep_config *c, const char *v, const char *where)
 {
     char tok[128];
