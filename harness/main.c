@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
-#include "datadir.h"
-#include "meta.h"
+#include "commands/cli.h"
+#include "plan/datadir.h"
+#include "store/meta.h"
 
 static const cli_command commands[] = {
     { "methods", "list the registered derivative methods", cmd_methods },

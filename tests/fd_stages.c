@@ -25,7 +25,7 @@
 #include "derivatives/fd/fd_compose.h"
 #include "derivatives/id/id_ground.h"
 #include "rbdiff/method.h"
-#include "modelspec.h"
+#include "plan/modelspec.h"
 #include "rbdref.h"
 
 enum { PREC = 256, NLINE = 40 };

@@ -1,5 +1,5 @@
 /*
- * The accuracy audit (harness/accuracy_run.c) on small autoTree models:
+ * The accuracy audit (harness/accuracy/accuracy_run.c) on small autoTree models:
  * every registered method and base algorithm scores near rounding against
  * the MPFR reference, deliberately wrong methods (a perturbed entry, an
  * output left unfilled) are caught, rows already on disk are not redone,
@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include "testutil.h"
 #include <sys/stat.h>
-#include "accuracy_run.h"
-#include "report_accuracy.h"
+#include "accuracy/accuracy_run.h"
+#include "report/report_accuracy.h"
 
 typedef struct {
     accuracy_row rows[256];

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "testutil.h"
-#include "anchors.h"
+#include "report/anchors.h"
 
 static char tmp[64];
 

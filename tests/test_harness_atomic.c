@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "testutil.h"
-#include "atomicio.h"
-#include "results.h"
+#include "store/atomicio.h"
+#include "store/results.h"
 
 static char dir[64];
 

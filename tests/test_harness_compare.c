@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "compare.h"
-#include "csvlog.h"
-#include "flops.h"
-#include "perfctr.h"
-#include "results.h"
-#include "shard.h"
+#include "report/compare.h"
+#include "store/csvlog.h"
+#include "measure/flops.h"
+#include "measure/perfctr.h"
+#include "store/results.h"
+#include "store/shard.h"
 
 /* U statistic (pairs y > x, ties 1/2) by counting. */
 static double u_count(const double *x, int nx, const double *y, int ny)

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "testutil.h"
-#include "sweepconf.h"
+#include "plan/sweepconf.h"
 
 static char dir[64];
 

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "testutil.h"
-#include "crossover.h"
+#include "measure/crossover.h"
 
 typedef struct {
     double a0, a1, b0, b1;  /* t_A = a0 + a1 N, t_B = b0 + b1 N^2 */

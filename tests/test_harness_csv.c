@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "testutil.h"
-#include "csvlog.h"
-#include "results.h"
+#include "store/csvlog.h"
+#include "store/results.h"
 
 static const csv_col cols[] = { { "method", CSV_STR }, { "model", CSV_STR }, { "n", CSV_INT }, { "ns", CSV_NUM },
                                 { "ins", CSV_OPTNUM } };

@@ -13,11 +13,11 @@
 #include <unistd.h>
 #include <string.h>
 #include "testutil.h"
-#include "bench.h"
+#include "measure/bench.h"
 #include "rbdiff/check.h"
 #include "rbdiff/rbd_io.h"
 #include "rbdiff/dynamics.h"
-#include "timeable.h"
+#include "measure/timeable.h"
 
 static void expect(int rc, int code, const char *who, const char *needle1, const char *needle2)
 {

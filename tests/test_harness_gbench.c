@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "testutil.h"
-#include "results.h"
+#include "store/results.h"
 
 static char dir[64];
 

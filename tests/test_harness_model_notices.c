@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "testutil.h"
-#include "meta.h"
-#include "modelspec.h"
+#include "store/meta.h"
+#include "plan/modelspec.h"
 
 static void test_relative_path_keeps_options(void **s)
 {

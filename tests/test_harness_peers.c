@@ -1,5 +1,5 @@
 /*
- * The live peers (harness/peer.h): every function of every peer module
+ * The live peers (harness/peers/peer.h): every function of every peer module
  * agrees with our counterpart, entry by entry at one state, on seven models
  * (autoTree chains and trees off the plane, four robots of which two have a
  * free-flyer root); and the check can fail: a peer that loaded one model,
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "peer.h"
+#include "peers/peer.h"
 #include "rbdiff/rbd_io.h"
 
 #define MODELS RBD_SOURCE_DIR "/tests/models/"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "rbdiff/method.h"
-#include "plot_style.h"
+#include "plot/plot_style.h"
 
 static const char *const spare[] = { "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd" };
 

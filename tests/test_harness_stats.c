@@ -2,8 +2,8 @@
 #include <math.h>
 #include <string.h>
 #include "testutil.h"
-#include "compare.h"
-#include "stats.h"
+#include "report/compare.h"
+#include "measure/stats.h"
 
 static void test_odd_count(void **s)
 {

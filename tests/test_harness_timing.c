@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
-#include "bench.h"
-#include "report_ratios.h"
-#include "timing.h"
+#include "measure/bench.h"
+#include "report/report_ratios.h"
+#include "measure/timing.h"
 
 typedef struct {
     long calls;

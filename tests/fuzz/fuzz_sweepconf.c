@@ -3,7 +3,7 @@
 #define _GNU_SOURCE             /* fmemopen */
 #include <stdint.h>
 #include <stdio.h>
-#include "sweepconf.h"
+#include "plan/sweepconf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,0 +1,305 @@
+/* The accuracy audit of one model (accuracy_run.h). */
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "accuracy.h"
+#include "accuracy/accuracy_run.h"
+#include "rbdiff/dynamics.h"
+
+static const char *const id_outputs[] = { "tau", "dtau_dq", "dtau_dv", NULL };
+static const char *const fd_outputs[] = { "qdd", "dqdd_dq", "dqdd_dv", "dqdd_dtau", NULL };
+
+const char *const *audit_outputs(const bench_target *t)
+{
+    static const char *const base_out[][2] = { { "tau", NULL }, { "M", NULL }, { "qdd", NULL }, { "Minv", NULL } };
+    if (t->method) return t->method->output == RBD_ID_DERIVS ? id_outputs : fd_outputs;
+    if (!t->base) return base_out[0] + 1;   /* the roofline dgemm: nothing to audit */
+    for (int k = 0; k < 4; k++)
+        if (!strcmp(t->base->out, base_out[k][0])) return base_out[k];
+    return base_out[0] + 1;     /* an output the reference does not have: none */
+}
+
+void audit_default_cache(char *buf, size_t len)
+{
+    const char *e;
+    if ((e = getenv("RBD_CACHE_DIR")) && *e) snprintf(buf, len, "%s", e);
+    else if ((e = getenv("XDG_CACHE_HOME")) && *e) snprintf(buf, len, "%s/rbdiff", e);
+    else if ((e = getenv("HOME")) && *e) snprintf(buf, len, "%s/.cache/rbdiff", e);
+    else snprintf(buf, len, "results/.refcache");
+}
+
+/* %.4g, or DBL_MAX in full (rounded to 4 digits it would read as inf) */
+static void put_metric(char *buf, double x)
+{
+    if (isfinite(x)) snprintf(buf, 64, "%.4g", x);
+    else snprintf(buf, 64, "%.17g", DBL_MAX);
+}
+
+void accuracy_row_to_fields(const accuracy_row *r, char buf[11][64], const char *f[11])
+{
+    f[0] = r->method;
+    f[1] = r->output;
+    f[2] = r->model;
+    for (int k = 3; k < 11; k++) { buf[k][0] = 0; f[k] = buf[k]; }
+    if (isfinite(r->bf)) snprintf(buf[3], 64, "%.17g", r->bf);
+    snprintf(buf[4], 64, "%d", r->N);
+    snprintf(buf[5], 64, "%d", r->nv);
+    snprintf(buf[6], 64, "%d", r->states);
+    put_metric(buf[7], r->rms_rel);
+    put_metric(buf[8], r->max_abs);
+    put_metric(buf[9], r->normwise);
+    if (!isnan(r->zero_max)) put_metric(buf[10], r->zero_max);
+}
+
+/* Output buffers of one target; every slot distinct, NaN before each call
+ * so an output a method forgets to fill shows as non-finite. */
+typedef struct {
+    double *buf;
+    size_t len;
+    rbd_derivs d;
+    double *base_out;
+    rbd_data *data;
+    void *ws;
+} target_ws;
+
+static int target_init(const bench_target *t, const rbd_model *m, target_ws *w)
+{
+    memset(w, 0, sizeof *w);
+    size_t nv = (size_t)m->nv, nn = nv * nv;
+    w->len = 2 * nv + 6 * nn;
+    if (!(w->buf = malloc(sizeof(double) * w->len))) return rbd_fail(RBD_ENOMEM, "out of memory");
+    w->d.tau = w->buf;
+    w->d.qdd = w->buf + nv;
+    w->d.dtau_dq = w->buf + 2 * nv;
+    w->d.dtau_dv = w->d.dtau_dq + nn;
+    w->d.dqdd_dq = w->d.dtau_dv + nn;
+    w->d.dqdd_dv = w->d.dqdd_dq + nn;
+    w->d.dqdd_dtau = w->d.dqdd_dv + nn;
+    w->base_out = w->d.dqdd_dtau + nn;
+    if (t->base) {
+        if (!(w->data = rbd_data_new(m))) return rbd_fail(RBD_ENOMEM, "out of memory");
+        return RBD_OK;
+    }
+    rbd_options o;
+    rbd_options_default(&o);
+    /* fdsva's DMM by the size rule, not timed at init: the sparse loop and
+     * dgemm round differently, and an audit must repeat bit for bit (the
+     * shards of a sweep each run it; their figures must agree) */
+    o.fdsva_dmm_rule = 1;
+    int rc = t->method->init(m, &o, &w->ws);
+    if (rc) w->ws = NULL;
+    return rc;
+}
+
+static void target_fini(const bench_target *t, target_ws *w)
+{
+    if (t->method && w->ws) t->method->fini(w->ws);
+    rbd_data_free(w->data);
+    free(w->buf);
+    memset(w, 0, sizeof *w);
+}
+
+static int target_eval(const bench_target *t, const rbd_model *m, target_ws *w, const double *q, const double *v,
+                       const double *a, const double *tau)
+{
+    for (size_t k = 0; k < w->len; k++) w->buf[k] = NAN;
+    if (t->base) return t->base->run(m, w->data, q, v, a, tau, w->base_out);
+    rbd_state x = { q, v, a, tau };
+    return t->method->eval(w->ws, &x, &w->d);
+}
+
+static const double *target_output(const bench_target *t, const target_ws *w, const char *name)
+{
+    if (t->base) return w->base_out;
+    if (!strcmp(name, "tau")) return w->d.tau;
+    if (!strcmp(name, "dtau_dq")) return w->d.dtau_dq;
+    if (!strcmp(name, "dtau_dv")) return w->d.dtau_dv;
+    if (!strcmp(name, "qdd")) return w->d.qdd;
+    if (!strcmp(name, "dqdd_dq")) return w->d.dqdd_dq;
+    if (!strcmp(name, "dqdd_dv")) return w->d.dqdd_dv;
+    return w->d.dqdd_dtau;
+}
+
+double audit_cond_spd(const double *M, int n)
+{
+    size_t nn = (size_t)n * (size_t)n;
+    double *A = malloc(sizeof(double) * (nn + (size_t)n));
+    if (!A || n < 1) { free(A); return NAN; }
+    double *w = A + nn;
+    for (size_t k = 0; k < nn; k++) A[k] = M[k];
+    lapack_int info = LAPACKE_dsyev(LAPACK_COL_MAJOR, 'N', 'L', n, A, n, w);   /* w ascending */
+    double c = info ? NAN : w[0] > 0 ? w[n - 1] / w[0] : INFINITY;
+    free(A);
+    return c;
+}
+
+/* Worst over states of each metric. */
+static void worst_of(rbd_accuracy *w, const rbd_accuracy *a, int first)
+{
+    if (first) { *w = *a; return; }
+    w->rms_rel = fmax(w->rms_rel, a->rms_rel);
+    w->max_abs = fmax(w->max_abs, a->max_abs);
+    w->normwise = fmax(w->normwise, a->normwise);
+    w->max_zero = fmax(w->max_zero, a->max_zero);
+    if (a->n_zero > w->n_zero) w->n_zero = a->n_zero;
+}
+
+typedef struct {
+    int S, nq, nv;
+    double *q, *v, *a, *tau;    /* [S * nq], [S * nv] ... */
+    rbdref_result *ref;         /* [S] */
+} state_set;
+
+static void states_free(state_set *s)
+{
+    for (int k = 0; s->ref && k < s->S; k++) rbdref_result_free(&s->ref[k]);
+    free(s->ref); free(s->q); free(s->v); free(s->a); free(s->tau);
+}
+
+static int states_make(const rbd_model *m, const audit_opts *o, const audit_sink *sink,
+                       volatile sig_atomic_t *stop, state_set *s, int *cache_failed)
+{
+    memset(s, 0, sizeof *s);
+    size_t S = (size_t)o->states, nq = (size_t)m->nq, nv = (size_t)m->nv;
+    s->S = o->states;
+    s->nq = m->nq;
+    s->nv = m->nv;
+    s->q = malloc(sizeof(double) * S * nq);
+    s->v = malloc(sizeof(double) * S * nv);
+    s->a = malloc(sizeof(double) * S * nv);
+    s->tau = malloc(sizeof(double) * S * nv);
+    s->ref = calloc(S, sizeof *s->ref);
+    if (!s->q || !s->v || !s->a || !s->tau || !s->ref) return rbd_fail(RBD_ENOMEM, "out of memory");
+    rbd_rng r;
+    rbd_rng_seed(&r, o->seed);
+    for (size_t k = 0; k < S; k++)
+        rbd_random_state(m, &r, s->q + k * nq, s->v + k * nv, s->a + k * nv, s->tau + k * nv);
+    for (size_t k = 0; k < S; k++) {
+        if (stop && *stop) return 1;
+        int rc = rbdref_result_init(&s->ref[k], m->nv);
+        if (rc) return rc;
+        int hit = 0;
+        if (sink && sink->on_ref) sink->on_ref(sink->ctx, (int)k, o->states, -1);
+        if (o->cache) {
+            rc = rbdref_eval_cached(o->cache, m, s->q + k * nq, s->v + k * nv, s->a + k * nv, s->tau + k * nv,
+                                    &o->ref, &s->ref[k], &hit);
+            if (rc == RBD_EIO && s->ref[k].has_id) {
+                if (cache_failed) *cache_failed = 1;
+                rc = RBD_OK;
+            }
+        } else {
+            rc = rbdref_eval(m, s->q + k * nq, s->v + k * nv, s->a + k * nv, s->tau + k * nv, &o->ref, &s->ref[k]);
+        }
+        if (rc) return rc;
+        if (sink && sink->on_ref) sink->on_ref(sink->ctx, (int)k, o->states, hit);
+    }
+    return RBD_OK;
+}
+
+/* Every output of one target over every state; rows to the sink. */
+static int audit_target(const bench_target *t, const rbd_model *m, const char *spec, double bf, const state_set *s,
+                        const audit_sink *sink, volatile sig_atomic_t *stop)
+{
+    const char *const *outs = audit_outputs(t);
+    int nout = 0;
+    while (outs[nout]) nout++;
+    rbd_accuracy worst[8];
+    target_ws w;
+    int rc = target_init(t, m, &w);
+    size_t nv = (size_t)m->nv, nq = (size_t)m->nq;
+    for (int k = 0; k < s->S && !rc; k++) {
+        if (stop && *stop) { rc = 1; break; }
+        rc = target_eval(t, m, &w, s->q + k * nq, s->v + k * nv, s->a + k * nv, s->tau + k * nv);
+        if (rc) {
+            rc = rbd_fail(rc, "%s on %s, state %d: %s", t->name, spec, k, rbd_last_error());
+            break;
+        }
+        for (int j = 0; j < nout && !rc; j++) {
+            int rows, cols;
+            const double *R = rbdref_result_get(&s->ref[k], outs[j], &rows, &cols);
+            if (!R) { rc = rbd_fail(RBD_EINVAL, "reference has no output '%s'", outs[j]); break; }
+            rbd_accuracy a;
+            rc = rbd_accuracy_eval(target_output(t, &w, outs[j]), R, (size_t)rows * (size_t)cols, &a);
+            if (!rc) worst_of(&worst[j], &a, k == 0);
+        }
+    }
+    target_fini(t, &w);
+    for (int j = 0; j < nout && !rc; j++) {
+        if (sink->have && sink->have(sink->ctx, t->name, outs[j])) continue;
+        accuracy_row r;
+        memset(&r, 0, sizeof r);
+        snprintf(r.method, sizeof r.method, "%s", t->name);
+        snprintf(r.output, sizeof r.output, "%s", outs[j]);
+        snprintf(r.model, sizeof r.model, "%s", spec);
+        r.bf = bf;
+        r.N = m->nb;
+        r.nv = m->nv;
+        r.states = s->S;
+        r.rms_rel = worst[j].rms_rel;
+        r.max_abs = worst[j].max_abs;
+        r.normwise = worst[j].normwise;
+        r.zero_max = worst[j].n_zero ? worst[j].max_zero : NAN;
+        rc = sink->emit(sink->ctx, &r);
+    }
+    return rc;
+}
+
+/* conditioning.csv's row of the model from the references' M. */
+static int emit_cond(const rbd_model *m, const char *spec, double bf, const state_set *s, const audit_sink *sink)
+{
+    if (!sink->emit_cond || (sink->have_cond && sink->have_cond(sink->ctx))) return RBD_OK;
+    cond_row r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.model, sizeof r.model, "%s", spec);
+    r.bf = bf;
+    r.N = m->nb;
+    r.nv = m->nv;
+    r.states = s->S;
+    r.cond_M = 0;
+    r.cond_M_min = INFINITY;
+    for (int k = 0; k < s->S; k++) {
+        int rows, cols;
+        const double *M = rbdref_result_get(&s->ref[k], "M", &rows, &cols);
+        if (!M) return rbd_fail(RBD_EINVAL, "reference has no output 'M'");
+        double c = audit_cond_spd(M, m->nv);
+        if (isnan(c)) return rbd_fail(RBD_ENOMEM, "%s: the eigenvalues of M (LAPACK dsyev) failed", spec);
+        r.cond_M = fmax(r.cond_M, c);
+        r.cond_M_min = fmin(r.cond_M_min, c);
+    }
+    return sink->emit_cond(sink->ctx, &r);
+}
+
+static int target_missing(const bench_target *t, const audit_sink *sink)
+{
+    if (!sink->have) return 1;
+    for (const char *const *o = audit_outputs(t); *o; o++)
+        if (!sink->have(sink->ctx, t->name, *o)) return 1;
+    return 0;
+}
+
+int audit_model(const rbd_model *m, const char *spec, double bf, const bench_target *tg, int ntg,
+                const audit_opts *o, const audit_sink *sink, volatile sig_atomic_t *stop, int *cache_failed)
+{
+    if (o->states < 1) return rbd_fail(RBD_EINVAL, "accuracy audit: %d states (need >= 1)", o->states);
+    int todo = 0;
+    for (int i = 0; i < ntg; i++)
+        if (!(tg[i].method && rbd_method_supports(tg[i].method, m)) && *audit_outputs(&tg[i]) &&
+            target_missing(&tg[i], sink))
+            todo++;
+    int cond_todo = sink->emit_cond && !(sink->have_cond && sink->have_cond(sink->ctx));
+    if (!todo && !cond_todo) return RBD_OK;
+    state_set s;
+    int rc = states_make(m, o, sink, stop, &s, cache_failed);
+    if (!rc && cond_todo) rc = emit_cond(m, spec, bf, &s, sink);
+    for (int i = 0; i < ntg && !rc; i++) {
+        if (stop && *stop) { rc = 1; break; }
+        if (tg[i].method && rbd_method_supports(tg[i].method, m)) continue;
+        if (!*audit_outputs(&tg[i]) || !target_missing(&tg[i], sink)) continue;
+        rc = audit_target(&tg[i], m, spec, bf, &s, sink, stop);
+    }
+    states_free(&s);
+    return rc;
+}

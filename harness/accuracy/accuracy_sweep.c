@@ -1,0 +1,180 @@
+/* The accuracy audit over a config's models (accuracy_sweep.h). */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "accuracy/accuracy_run.h"
+#include "accuracy/accuracy_sweep.h"
+#include "commands/cli.h"
+#include "plan/modelspec.h"
+#include "measure/progress.h"
+#include "report/report_accuracy.h"
+
+int accuracy_wanted(const sweep_config *c)
+{
+    return c->nacc_N > 0 || c->nacc_models > 0;
+}
+
+int accuracy_models(const sweep_config *c, bench_model **out, int *n)
+{
+    static const double one = 1;
+    const double *bfs = c->nacc_bf ? c->acc_bf : &one;
+    int nbf = c->nacc_bf ? c->nacc_bf : 1;
+    int cnt = nbf * c->nacc_N + c->nacc_models + c->nrobots;
+    bench_model *m = calloc((size_t)cnt + 1, sizeof *m);
+    if (!m) return rbd_fail(RBD_ENOMEM, "out of memory");
+    int k = 0;
+    for (int b = 0; b < nbf; b++)
+        for (int i = 0; i < c->nacc_N; i++, k++) {
+            bench_autotree_spec(m[k].spec, sizeof m[k].spec, c->acc_N[i], bfs[b], c->acc_skew, c->acc_taper);
+            m[k].bf = bfs[b];
+        }
+    for (int j = 0; j < c->nacc_models; j++, k++) {
+        snprintf(m[k].spec, sizeof m[k].spec, "%s", c->acc_models[j]);
+        m[k].bf = spec_bf(c->acc_models[j]);
+    }
+    for (int j = 0; j < c->nrobots; j++, k++) {
+        snprintf(m[k].spec, sizeof m[k].spec, "%s", c->robots[j]);
+        m[k].bf = NAN;
+    }
+    *out = m;
+    *n = k;
+    return RBD_OK;
+}
+
+typedef struct {
+    csvlog *log, *cond;
+    const bench_model *bm;
+    progress *pg;
+    int done;
+    char label[600];
+} sink_ctx;
+
+static void bf_field(double bf, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (isfinite(bf)) snprintf(buf, len, "%.17g", bf);
+}
+
+static int have_row(void *p, const char *method, const char *output)
+{
+    sink_ctx *s = p;
+    char bf[64];
+    bf_field(s->bm->bf, bf, sizeof bf);
+    const char *key[4] = { method, output, s->bm->spec, bf };
+    return csvlog_find(s->log, key) >= 0;
+}
+
+static int emit_row(void *p, const accuracy_row *r)
+{
+    sink_ctx *s = p;
+    char buf[11][64];
+    const char *f[11];
+    accuracy_row_to_fields(r, buf, f);
+    return csvlog_append(s->log, f);
+}
+
+static int have_cond(void *p)
+{
+    sink_ctx *s = p;
+    char bf[64];
+    bf_field(s->bm->bf, bf, sizeof bf);
+    const char *key[2] = { s->bm->spec, bf };
+    return csvlog_find(s->cond, key) >= 0;
+}
+
+static int emit_cond(void *p, const cond_row *r)
+{
+    sink_ctx *s = p;
+    char buf[7][64];
+    const char *f[7] = { r->model, buf[1], buf[2], buf[3], buf[4], buf[5], buf[6] };
+    bf_field(r->bf, buf[1], sizeof buf[1]);
+    snprintf(buf[2], 64, "%d", r->N);
+    snprintf(buf[3], 64, "%d", r->nv);
+    snprintf(buf[4], 64, "%d", r->states);
+    /* 4 digits, as accuracy.csv; DBL_MAX for a singular M (finite columns only) */
+    snprintf(buf[5], 64, isfinite(r->cond_M) ? "%.4g" : "%.17g", isfinite(r->cond_M) ? r->cond_M : DBL_MAX);
+    snprintf(buf[6], 64, isfinite(r->cond_M_min) ? "%.4g" : "%.17g", isfinite(r->cond_M_min) ? r->cond_M_min : DBL_MAX);
+    return csvlog_append(s->cond, f);
+}
+
+static void on_ref(void *p, int state, int states, int hit)
+{
+    sink_ctx *s = p;
+    char msg[700];
+    snprintf(msg, sizeof msg, "%s reference %d/%d%s", s->label, state + 1, states,
+             hit < 0 ? "" : hit ? " (cached)" : " done");
+    progress_update(s->pg, s->done, msg);
+}
+
+int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir)
+{
+    bench_target *tg = NULL;
+    bench_model *bm = NULL;
+    int ntg = 0, nbm = 0, status = EXIT_FAIL, cache_failed = 0;
+    csvlog log, cond;
+    memset(&log, 0, sizeof log);
+    memset(&cond, 0, sizeof cond);
+    char cache[4096];
+    if (c->cache) snprintf(cache, sizeof cache, "%s", c->cache);
+    else audit_default_cache(cache, sizeof cache);
+    if (bench_targets(c, &tg, &ntg) || accuracy_models(c, &bm, &nbm)) { cli_lib_error(cmd, 0); goto done; }
+    char *p = results_path(dir, ACCURACY_CSV);
+    if (!p || csvlog_open(&log, p, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY)) {
+        free(p);
+        cli_lib_error(cmd, 0);
+        goto done;
+    }
+    free(p);
+    p = results_path(dir, CONDITIONING_CSV);
+    if (!p || csvlog_open(&cond, p, conditioning_cols, CONDITIONING_NCOLS, CONDITIONING_NKEY)) {
+        free(p);
+        cli_lib_error(cmd, 0);
+        goto done;
+    }
+    free(p);
+    if (log.dropped_partial)
+        fprintf(stderr, "rbdiff %s: %s:%d: dropped a truncated line (interrupted write); it is computed again\n", cmd,
+                log.path, log.dropped_partial);
+    audit_opts o;
+    memset(&o, 0, sizeof o);
+    o.states = c->acc_states;
+    o.seed = c->seed;
+    o.cache = cache;
+    rbdref_opts_default(&o.ref);
+    progress pg;
+    progress_start(&pg, nbm, "accuracy models");
+    sink_ctx sc = { &log, &cond, NULL, &pg, 0, "" };
+    audit_sink sink = { .have = have_row, .emit = emit_row, .ctx = &sc, .have_cond = have_cond,
+                        .emit_cond = emit_cond, .on_ref = on_ref };
+    int rc = RBD_OK;
+    for (int j = 0; j < nbm && !rc && !cli_interrupted; j++) {
+        rbd_model *m = NULL;
+        if ((rc = model_from_spec(bm[j].spec, &m))) break;
+        sc.bm = &bm[j];
+        sc.done = j;
+        spec_label(bm[j].spec, sc.label, sizeof sc.label);
+        progress_update(&pg, j, sc.label);
+        rc = audit_model(m, bm[j].spec, bm[j].bf, tg, ntg, &o, &sink, &cli_interrupted, &cache_failed);
+        rbd_model_free(m);
+    }
+    progress_update(&pg, nbm, "");
+    progress_end(&pg);
+    if (rc < 0) { cli_error(cmd, 0, "accuracy: %s", rbd_last_error()); goto done; }
+    if (cache_failed) fprintf(stderr, "rbdiff %s: could not write the reference cache in %s\n", cmd, cache);
+    json_t *settings = json_pack("{s:i, s:I, s:f, s:f, s:i, s:s, s:s}", "states", c->acc_states, "seed",
+                                 (json_int_t)c->seed, "skew", c->acc_skew, "taper", c->acc_taper, "prec_bits",
+                                 o.ref.prec, "step", "h = 2^-prec (complex step, reference/README.md)", "cache", cache);
+    rc = accuracy_write_json(dir, &log, &cond, settings);
+    json_decref(settings);
+    if (rc) { cli_lib_error(cmd, 0); goto done; }
+    status = cli_interrupted ? EXIT_INTERRUPTED : EXIT_OK;
+done:
+    csvlog_close(&log);
+    csvlog_close(&cond);
+    free(tg);
+    free(bm);
+    return status;
+}

@@ -1,0 +1,20 @@
+/* The accuracy audit of a sweep config (`rbdiff accuracy`, and `rbdiff
+ * sweep` when accuracy_N or accuracy_model is set): targets as bench_targets,
+ * models autoTree accuracy_bf x accuracy_N (accuracy_skew, accuracy_taper),
+ * then accuracy_model specs, then robots.  Rows are appended to
+ * DIR/accuracy.csv (flushed, resumable: rows on disk are skipped), then
+ * DIR/accuracy.json is rewritten. */
+#ifndef RBD_ACCURACY_SWEEP_H
+#define RBD_ACCURACY_SWEEP_H
+
+#include "measure/bench.h"
+
+/* The audited models; *out malloc'ed. */
+int accuracy_models(const sweep_config *c, bench_model **out, int *n);
+/* 1 if the config asks a sweep for an audit. */
+int accuracy_wanted(const sweep_config *c);
+/* Runs the audit into dir; returns an exit status (messages printed for
+ * cmd); EXIT_INTERRUPTED when cli_interrupted stopped it. */
+int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir);
+
+#endif

@@ -1,0 +1,159 @@
+/* rbdiff crossover A B: the smallest N at which A becomes faster than B. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "measure/bench.h"
+#include "commands/cli.h"
+#include "store/meta.h"
+
+static const char help[] =
+    "Usage: rbdiff crossover A B [--bf LIST] [--range LO:HI] [--out DIR] [options]\n\n"
+    "Finds the smallest N in [LO, HI] at which method A is faster than B on\n"
+    "autotree:N,bf, by bisection over N.  At every probe A and B are timed in\n"
+    "pairs (alternating order) and a one-sided sign test decides once one\n"
+    "method wins improbably often under 'equally fast' (p <= --alpha); else\n"
+    "more pairs, up to --max-reps, after which the probe is 'unresolved'.\n"
+    "The confidence printed is 1 - the sum of the decisions' p-values.\n\n"
+    "  --bf LIST          branching factors (default 1), one search each\n"
+    "  --range LO:HI      N range (default 2:200)\n"
+    "  --alpha P          per-decision error (default 0.01)\n"
+    "  --min-reps R       pairs before the first test (default 7)\n"
+    "  --max-reps R       pairs before giving up on a probe (default 41)\n"
+    "  --out DIR          append rows to DIR/crossover.csv, each probe's pairs summarised to\n"
+    "                     DIR/crossover_probes.csv (a rerun skips done rows)\n"
+    "  --skew X --taper X --seed S --pool P --batch-ms MS --pin CPU --blas-threads N\n"
+    "  --minv KIND      M^-1 of the FD methods: analytic (default), ltdl, lapack\n"
+    "  --fdsva-crossover N  fdsva: DMM below this dense size of dID/du (nv on a chain), the\n"
+    "                   factored product at and above (0: built-in)\n"
+    "  -h, --help\n\n"
+    "crossover.csv: A, B, bf, range, N_cross, bracket_lo, bracket_hi, status\n"
+    "(found | at-lo | none | unresolved@N), probes, repetitions, confidence.\n";
+
+int cmd_crossover(int argc, char **argv)
+{
+    static const struct option extra[] = {
+        { "out", required_argument, 0, 'o' }, { "alpha", required_argument, 0, 'a' },
+        { "min-reps", required_argument, 0, 'r' }, { "max-reps", required_argument, 0, 'R' },
+        { "range", required_argument, 0, 'g' }, { "help", no_argument, 0, 'h' } };
+    struct option *opts = sweep_options(extra, 6);
+    if (!opts) return cli_error("crossover", EXIT_FAIL, "out of memory");
+    sweep_config c;
+    sweep_config_init(&c);
+    xo_opts xo;
+    xo_opts_default(&xo);
+    xo.lo = c.xo_lo;
+    xo.hi = c.xo_hi;
+    const char *out = NULL;
+    int ch, status = EXIT_USAGE;
+    long v;
+    csvlog log, plog;
+    memset(&log, 0, sizeof log);
+    memset(&plog, 0, sizeof plog);
+    xo_probes *pr = NULL;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+        switch (ch) {
+        case 'h': fputs(help, stdout); status = EXIT_OK; goto done;
+        case 'o': out = optarg; break;
+        case 'a':
+            if (cli_num("crossover", "--alpha", optarg, &xo.alpha)) goto done;
+            if (!(xo.alpha > 0 && xo.alpha < 0.5)) { cli_error("crossover", 0, "--alpha: %s is out of range (0, 0.5)", optarg); goto done; }
+            break;
+        case 'r': if (cli_int("crossover", "--min-reps", optarg, 1, 10000, &v)) goto done; xo.min_reps = (int)v; break;
+        case 'R': if (cli_int("crossover", "--max-reps", optarg, 1, 100000, &v)) goto done; xo.max_reps = (int)v; break;
+        case 'g':
+            if (sweep_config_set(&c, "crossover_range", optarg, "--range")) { cli_lib_error("crossover", 0); goto done; }
+            xo.lo = c.xo_lo;
+            xo.hi = c.xo_hi;
+            break;
+        default:
+            if (ch >= SWEEP_OPT_BASE) {
+                if (sweep_config_flag(&c, ch - SWEEP_OPT_BASE, optarg)) { cli_lib_error("crossover", 0); goto done; }
+                break;
+            }
+            cli_bad_option("crossover", ch, argv);
+            goto done;
+        }
+    }
+    if (argc - optind != 2) { cli_error("crossover", 0, "needs two methods, A and B"); cli_usage_error("crossover"); goto done; }
+    if (xo.max_reps < xo.min_reps) { cli_error("crossover", 0, "--max-reps must be >= --min-reps"); goto done; }
+    const rbd_method *mA = NULL, *mB = NULL;
+    for (int k = 0; k < 2; k++) {
+        cli_target t;
+        if (cli_find_target("crossover", argv[optind + k], &t)) goto done;
+        if (!t.method) { cli_error("crossover", 0, "'%s' is a base algorithm; crossover compares methods", argv[optind + k]); goto done; }
+        if (k) mB = t.method; else mA = t.method;
+    }
+    if (!c.nbf && sweep_config_set(&c, "bf", "1", "--bf")) { cli_lib_error("crossover", 0); goto done; }
+    status = EXIT_FAIL;
+    if (out) {
+        char *p = NULL;
+        if (results_prepare_dir(out)) { cli_lib_error("crossover", 0); goto done; }
+        /* a directory to resume is an input: another build's, or a
+         * malformed table, is refused before anything is written */
+        int irc = meta_check_same_build(out);
+        if (!irc) irc = results_check_tables(out);
+        if (irc) { status = cli_lib_error("crossover", irc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE); goto done; }
+        if (!(p = results_path(out, CROSSOVER_CSV)) ||
+            csvlog_open(&log, p, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY)) {
+            free(p);
+            cli_lib_error("crossover", 0);
+            goto done;
+        }
+        free(p);
+        if (!(p = results_path(out, CROSSOVER_PROBES_CSV)) ||
+            csvlog_open(&plog, p, crossover_probes_cols, CROSSOVER_PROBES_NCOLS, CROSSOVER_PROBES_NKEY)) {
+            free(p);
+            cli_lib_error("crossover", 0);
+            goto done;
+        }
+        free(p);
+    }
+    if (!(pr = malloc(sizeof *pr))) { cli_error("crossover", 0, "out of memory"); goto done; }
+    if (bench_setup("crossover", &c)) goto done;
+    cli_catch_interrupt();
+    printf("%-12s %-12s %5s %9s %8s %-14s %6s %6s %10s\n", "A", "B", "bf", "N_cross", "bracket", "status", "probes",
+           "reps", "confidence");
+    for (int b = 0; b < c.nbf && !cli_interrupted; b++) {
+        char buf[11][64];
+        const char *f[11];
+        xo_result r;
+        memset(&r, 0, sizeof r);
+        crossover_row_fields(mA->name, mB->name, c.bf[b], &xo, &r, buf, f);
+        if (out && csvlog_find(&log, f) >= 0) {
+            fprintf(stderr, "rbdiff crossover: %s vs %s at bf = %g already in %s; skipped\n", mA->name, mB->name,
+                    c.bf[b], log.path);
+            continue;
+        }
+        int rc = crossover_run(mA, mB, c.bf[b], &c, &xo, &cli_interrupted, &r, pr);
+        if (rc == 1) break;
+        if (rc) { cli_lib_error("crossover", 0); goto done; }
+        crossover_row_fields(mA->name, mB->name, c.bf[b], &xo, &r, buf, f);
+        printf("%-12s %-12s %5g %9s %4d:%-3d %-14s %6d %6d %10.4f\n", mA->name, mB->name, c.bf[b], *f[4] ? f[4] : "-",
+               r.lo, r.hi, f[7], r.probes, r.reps, r.confidence);
+        fflush(stdout);
+        if (out && (csvlog_append(&log, f) || crossover_log_probes(&plog, mA->name, mB->name, c.bf[b], pr))) {
+            cli_lib_error("crossover", 0);
+            goto done;
+        }
+    }
+    if (out) {
+        char *cl = meta_cmdline(cli_argc, cli_argv);
+        json_t *xm = json_pack("{s:o}", "method_options", meta_method_options(&c));
+        int mrc = meta_write(out, cl, xm);
+        json_decref(xm);
+        if (mrc) { free(cl); cli_lib_error("crossover", 0); goto done; }
+        free(cl);
+    }
+    status = cli_interrupted ? cli_error("crossover", EXIT_INTERRUPTED, "interrupted; finished rows are on disk")
+                             : EXIT_OK;
+done:
+    free(pr);
+    csvlog_close(&plog);
+    csvlog_close(&log);
+    free(opts);
+    sweep_config_free(&c);
+    return status;
+}

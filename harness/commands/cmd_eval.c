@@ -1,0 +1,200 @@
+/* rbdiff eval: one method, one model, one state; outputs in the
+ * interchange format (README.md, "Conventions"), in the user's numbering. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "store/atomicio.h"
+#include "rbdiff/check.h"
+#include "commands/cli.h"
+#include "rbdiff/dynamics.h"
+#include "rbdiff/rbd_io.h"
+
+static const char help[] =
+    "Usage: rbdiff eval METHOD --model SPEC --state FILE [--out FILE] [options]\n\n"
+    "Evaluates METHOD at the state in FILE and prints every output as\n"
+    "'<name> <rows> <cols>' blocks at %.17g, in the user's numbering:\n"
+    "  ID methods: tau, dtau_dq, dtau_dv      (state needs q, v, a)\n"
+    "  FD methods: qdd, dqdd_dq, dqdd_dv, dqdd_dtau (state needs q, v, tau)\n"
+    "  base algorithms (rnea, ...): their one output (see rbdiff methods)\n\n"
+    "  --model SPEC     autotree:N=..,bf=..,skew=..,taper=.. or urdf:PATH[,OPTION]... (README.md, \"Model options\")\n"
+    "  --state FILE     lines 'q ...', 'v ...', 'a ...' / 'tau ...' ('#' comments)\n"
+    "  --out FILE       write there (atomically) instead of stdout\n"
+    "  --minv KIND      M^-1 variant of FD methods: analytic, ltdl, lapack\n"
+    "  --fd-forward     forward instead of central differences (finite-difference methods)\n"
+    "  --cs-step H      complex step (default 1e-20)\n"
+    "  -h, --help\n\n"
+    "Exit status: 0 done (a warning for an ill-conditioned M(q)), 1 the\n"
+    "evaluation failed (a singular M(q), a non-finite output, an unwritable\n"
+    "output), 2 the input is wrong (options, model, state file).\n";
+
+/* An evaluation's failure: the state's own values refused by the input
+ * checks (RBD_EINVAL: a zero quaternion) are a wrong input; a numerical
+ * fault at a well-formed state is a failed run. */
+static int eval_status(int rc)
+{
+    return rc == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL;
+}
+
+typedef struct {
+    const rbd_model *m;
+    rbd_output kind;
+    rbd_derivs d;
+    double *user;      /* nv*nv scratch in user numbering */
+    const rbd_base_algo *base;
+    double *base_out;  /* the base algorithm's output (internal numbering) */
+} eval_out;
+
+static int write_blocks(FILE *f, void *p)
+{
+    eval_out *e = p;
+    const rbd_model *m = e->m;
+    int nv = m->nv, rc = 0;
+    struct { const char *name; double *x; int mat; } b[4];
+    int nblk;
+    if (e->base) {
+        b[0].name = e->base->out; b[0].x = e->base_out; b[0].mat = e->base->out_matrix;
+        nblk = 1;
+    } else if (e->kind == RBD_ID_DERIVS) {
+        b[0].name = "tau"; b[0].x = e->d.tau; b[0].mat = 0;
+        b[1].name = "dtau_dq"; b[1].x = e->d.dtau_dq; b[1].mat = 1;
+        b[2].name = "dtau_dv"; b[2].x = e->d.dtau_dv; b[2].mat = 1;
+        nblk = 3;
+    } else {
+        b[0].name = "qdd"; b[0].x = e->d.qdd; b[0].mat = 0;
+        b[1].name = "dqdd_dq"; b[1].x = e->d.dqdd_dq; b[1].mat = 1;
+        b[2].name = "dqdd_dv"; b[2].x = e->d.dqdd_dv; b[2].mat = 1;
+        b[3].name = "dqdd_dtau"; b[3].x = e->d.dqdd_dtau; b[3].mat = 1;
+        nblk = 4;
+    }
+    for (int k = 0; k < nblk && !rc; k++) {
+        if (b[k].mat) rbd_mat_to_user(m, b[k].x, e->user);
+        else rbd_v_to_user(m, b[k].x, e->user);
+        rc = rbd_block_write(f, b[k].name, nv, b[k].mat ? nv : 1, e->user);
+    }
+    return rc ? rbd_fail(RBD_EIO, "write error") : RBD_OK;
+}
+
+int cmd_eval(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "model", required_argument, 0, 'm' }, { "state", required_argument, 0, 's' },
+        { "out", required_argument, 0, 'o' }, { "minv", required_argument, 0, 'M' },
+        { "fd-forward", no_argument, 0, 'F' }, { "cs-step", required_argument, 0, 'H' },
+        { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
+    const char *spec = NULL, *state = NULL, *out = NULL;
+    rbd_options o;
+    rbd_options_default(&o);
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":hm:s:o:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'h': fputs(help, stdout); return EXIT_OK;
+        case 'm': spec = optarg; break;
+        case 's': state = optarg; break;
+        case 'o': out = optarg; break;
+        case 'F': o.fd_forward = 1; break;
+        case 'H':
+            if (cli_num("eval", "--cs-step", optarg, &o.cs_step)) return EXIT_USAGE;
+            if (!(o.cs_step > 0)) return cli_error("eval", EXIT_USAGE, "--cs-step: %s must be > 0", optarg);
+            break;
+        case 'M': {
+            int k = 0;
+            while (k < RBD_MINV_NKINDS && strcmp(rbd_minv_name((rbd_minv_kind)k), optarg)) k++;
+            if (k == RBD_MINV_NKINDS)
+                return cli_error("eval", EXIT_USAGE, "--minv: unknown kind '%s' (valid: analytic, ltdl, lapack)",
+                                 optarg);
+            o.minv = (rbd_minv_kind)k;
+            break;
+        }
+        default: return cli_bad_option("eval", c, argv);
+        }
+    }
+    if (optind != argc - 1) {
+        cli_error("eval", EXIT_USAGE, optind >= argc ? "which method?" : "one method only, got '%s' too",
+                  optind < argc - 1 ? argv[optind + 1] : "");
+        return cli_usage_error("eval");
+    }
+    if (!spec || !state) {
+        cli_error("eval", EXIT_USAGE, "%s is required", !spec ? "--model SPEC" : "--state FILE");
+        return cli_usage_error("eval");
+    }
+    cli_target t;
+    if (cli_find_target("eval", argv[optind], &t)) return EXIT_USAGE;
+    const rbd_method *meth = t.method;
+    rbd_model *m;
+    int rc = cli_model("eval", spec, &m);
+    if (rc) return rc;
+    int status = EXIT_FAIL;
+    rbd_state_file sf;
+    void *ws = NULL;
+    size_t nv = (size_t)m->nv, nn = nv * nv;
+    double *buf = NULL;
+    if (rbd_state_file_read(state, m, &sf)) {   /* missing, unreadable or malformed: the input is wrong */
+        rbd_model_free(m);
+        return cli_lib_error("eval", EXIT_USAGE);
+    }
+    int id = meth ? meth->output == RBD_ID_DERIVS : !strcmp(t.base->needs, "a");
+    const char *need = meth ? (id ? "a" : "tau") : t.base->needs;
+    const char *missing = !sf.v ? "v" : !strcmp(need, "a") && !sf.a ? "a" : !strcmp(need, "tau") && !sf.tau ? "tau" : NULL;
+    if (missing) {
+        status = cli_error("eval", EXIT_USAGE, "%s: field '%s' is missing (%s needs q, v%s%s)", state, missing, argv[optind],
+                  *need ? " and " : "", need);
+        goto done;
+    }
+    if (meth && rbd_method_supports(meth, m)) { status = cli_lib_error("eval", EXIT_USAGE); goto done; }
+    /* internal q, v, a|tau; outputs: 2 vectors + 3 matrices + user scratch */
+    {
+        char what[128];
+        snprintf(what, sizeof what, "eval on nv = %d (four dense nv x nv outputs)", m->nv);
+        if (rbd_check_memory(what, 8.0 * ((double)m->nq + 4.0 * m->nv + 4.0 * m->nv * (double)m->nv))) {
+            cli_lib_error("eval", EXIT_FAIL);
+            goto done;
+        }
+    }
+    buf = calloc((size_t)m->nq + 4 * nv + 4 * nn, sizeof *buf);
+    if (!buf) { cli_error("eval", EXIT_FAIL, "out of memory (nv = %d)", m->nv); goto done; }
+    double *q = buf, *v = q + m->nq, *x = v + nv;
+    eval_out e = { m, meth ? meth->output : RBD_ID_DERIVS, { 0 }, x + 2 * nv + 3 * nn, t.base, x + 2 * nv };
+    rbd_q_from_user(m, sf.q, q);
+    rbd_v_from_user(m, sf.v, v);
+    if (sf.a && !strcmp(need, "a")) rbd_v_from_user(m, sf.a, x);
+    if (sf.tau && !strcmp(need, "tau")) rbd_v_from_user(m, sf.tau, x);
+    double *o1 = x + nv, *mats = x + 2 * nv;
+    if (id) { e.d.tau = o1; e.d.dtau_dq = mats; e.d.dtau_dv = mats + nn; }
+    else { e.d.qdd = o1; e.d.dqdd_dq = mats; e.d.dqdd_dv = mats + nn; e.d.dqdd_dtau = mats + 2 * nn; }
+    rbd_state st = { q, v, id ? x : NULL, id ? NULL : x };
+    if (t.base) {
+        rbd_data *d = rbd_data_new(m);
+        if (!d) { cli_lib_error("eval", EXIT_FAIL); goto done; }
+        rc = rbd_base_eval(t.base, m, d, q, v, x, x, e.base_out);
+        rbd_data_free(d);
+        if (rc) { status = cli_lib_error("eval", eval_status(rc)); goto done; }
+    } else {
+        if ((rc = meth->init(m, &o, &ws))) { ws = NULL; cli_lib_error("eval", EXIT_FAIL); goto done; }
+        if ((rc = rbd_method_eval(meth, ws, m, &st, &e.d))) { status = cli_lib_error("eval", eval_status(rc)); goto done; }
+    }
+    /* A result at an ill-conditioned M(q) is written, with a warning. */
+    double rcond;
+    if (!rbd_mass_rcond(m, q, &rcond) && rcond == 0)
+        fprintf(stderr, "rbdiff eval: warning: M(q) is singular at this configuration (Cholesky fails); "
+                "only quantities that do not need M^-1 are defined\n");
+    else if (rcond < RBD_RCOND_WARN)
+        fprintf(stderr, "rbdiff eval: warning: M(q) is ill-conditioned (reciprocal condition number %.3g, "
+                "LAPACK dpocon): about %.0f of 16 digits may be lost\n", rcond, rcond > 0 ? -log10(rcond) : 16.0);
+    if (out) {
+        if (atomic_write(out, write_blocks, &e)) { cli_lib_error("eval", EXIT_FAIL); goto done; }
+    } else if (write_blocks(stdout, &e) || fflush(stdout)) {
+        cli_error("eval", EXIT_FAIL, "cannot write to stdout");
+        goto done;
+    }
+    status = EXIT_OK;
+done:
+    if (ws && meth) meth->fini(ws);
+    free(buf);
+    rbd_state_file_free(&sf);
+    rbd_model_free(m);
+    return status;
+}

@@ -1,0 +1,47 @@
+/* rbdiff merge OUT DIR...: joins the results of sweep shards (shard.h). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "commands/cli.h"
+#include "store/meta.h"
+#include "store/shard.h"
+
+static const char help[] =
+    "Usage: rbdiff merge [--force] OUT DIR1 [DIR2 ...]\n\n"
+    "Joins results directories (the shards of `rbdiff sweep --shard K/N`)\n"
+    "into the new directory OUT: timings.csv, samples.csv, crossover.csv,\n"
+    "crossover_probes.csv, "
+    "accuracy.csv and instructions.csv rows are joined (a cell present twice\n"
+    "keeps its first row), meta.json lists every shard (build, shard, host,\n"
+    "invocations), tables.md and benchmarks.json are regenerated.  Every\n"
+    "file is written atomically.\n\n"
+    "  --force     merge results of different builds (meta.json build_id)\n"
+    "  -h, --help\n\n"
+    "Exit status: 0 merged, 1 a file could not be written, 2 the input is wrong\n"
+    "(a directory missing or malformed, shards of different builds without\n"
+    "--force, OUT already holding results).\n";
+
+int cmd_merge(int argc, char **argv)
+{
+    static const struct option opts[] = { { "force", no_argument, 0, 'f' }, { "help", no_argument, 0, 'h' },
+                                          { 0, 0, 0, 0 } };
+    int ch, force = 0;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, ":hf", opts, NULL)) != -1) {
+        if (ch == 'h') { fputs(help, stdout); return EXIT_OK; }
+        if (ch == 'f') force = 1;
+        else return cli_bad_option("merge", ch, argv);
+    }
+    if (argc - optind < 2) {
+        cli_error("merge", 0, "needs OUT and at least one results directory");
+        return cli_usage_error("merge");
+    }
+    char *cl = meta_cmdline(cli_argc, cli_argv);
+    int bad_input = 0;
+    int rc = merge_results(argv[optind], argv + optind + 1, argc - optind - 1, force, cl, &bad_input);
+    free(cl);
+    if (rc) return cli_lib_error("merge", bad_input ? EXIT_USAGE : EXIT_FAIL);
+    printf("%s\n", argv[optind]);
+    return EXIT_OK;
+}

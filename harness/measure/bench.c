@@ -1,0 +1,296 @@
+/* The measurement plan and one measurement. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "measure/bench.h"
+#include "commands/cli.h"
+#include "measure/flops.h"
+#include "measure/roofline.h"
+#include "measure/timing.h"
+
+int bench_targets(const sweep_config *c, bench_target **out, int *n)
+{
+    int nbase = 0;
+    while (rbd_base_algos[nbase].name) nbase++;
+    int cap = c->nmethods + rbd_method_count() + nbase + 1;
+    bench_target *t = calloc((size_t)cap, sizeof *t);
+    if (!t) return rbd_fail(RBD_ENOMEM, "out of memory");
+    int k = 0;
+    if (c->nmethods) {
+        for (int j = 0; j < c->nmethods; j++) {
+            if (!strcmp(c->methods[j], ROOFLINE_NAME)) {
+                t[k].name = ROOFLINE_NAME;
+                t[k].kind = ROOFLINE_KIND;
+                t[k++].dgemm = 1;
+                continue;
+            }
+            const rbd_method *m = rbd_method_find(c->methods[j]);
+            const rbd_base_algo *b = m ? NULL : rbd_base_algo_find(c->methods[j]);
+            if (!m && !b) { free(t); return rbd_fail(RBD_EINVAL, "unknown method '%s'", c->methods[j]); }
+            t[k].name = m ? m->name : b->name;
+            t[k].method = m;
+            t[k].base = b;
+            t[k].kind = m ? rbd_output_name(m->output) : "base";
+            k++;
+        }
+    } else {
+        for (int j = 0; rbd_methods[j]; j++, k++) {
+            t[k].name = rbd_methods[j]->name;
+            t[k].method = rbd_methods[j];
+            t[k].kind = rbd_output_name(rbd_methods[j]->output);
+        }
+        for (int j = 0; c->base && rbd_base_algos[j].name; j++, k++) {
+            t[k].name = rbd_base_algos[j].name;
+            t[k].base = &rbd_base_algos[j];
+            t[k].kind = "base";
+        }
+        if (c->base) {
+            t[k].name = ROOFLINE_NAME;
+            t[k].kind = ROOFLINE_KIND;
+            t[k++].dgemm = 1;
+        }
+    }
+    *out = t;
+    *n = k;
+    return RBD_OK;
+}
+
+int bench_peers_open(const char *cmd, const sweep_config *c, rbd_peer **out, int *n)
+{
+    *out = calloc((size_t)c->npeers + 1, sizeof **out);
+    *n = 0;
+    if (!*out) return rbd_fail(RBD_ENOMEM, "out of memory");
+    for (int k = 0; k < c->npeers; k++) {
+        if (peer_open(c->peers[k], &(*out)[*n])) {
+            fprintf(stderr, "rbdiff %s: %s; going on without it\n", cmd, rbd_last_error());
+            continue;
+        }
+        (*n)++;
+    }
+    return RBD_OK;
+}
+
+void bench_peers_close(rbd_peer *p, int n)
+{
+    for (int k = 0; k < n; k++) peer_close(&p[k]);
+    free(p);
+}
+
+int bench_add_peer_targets(bench_target **t, int *n, const rbd_peer *p, int np)
+{
+    int add = 0;
+    for (int k = 0; k < np; k++) add += p[k].api->nfunc;
+    /* one spare slot, as bench_targets leaves for the roofline */
+    bench_target *tt = realloc(*t, sizeof *tt * (size_t)(*n + add + 1));
+    if (!tt) return rbd_fail(RBD_ENOMEM, "out of memory");
+    *t = tt;
+    for (int k = 0; k < np; k++)
+        for (int f = 0; f < p[k].api->nfunc; f++) {
+            bench_target *b = &tt[(*n)++];
+            memset(b, 0, sizeof *b);
+            b->name = p[k].row[f];
+            b->peer = &p[k];
+            b->peer_func = f;
+            b->kind = "peer";
+        }
+    memset(&tt[*n], 0, sizeof tt[*n]);
+    return RBD_OK;
+}
+
+void bench_autotree_spec(char *buf, size_t len, int N, double bf, double skew, double taper)
+{
+    snprintf(buf, len, "autotree:N=%d,bf=%g,skew=%.17g,taper=%.17g", N, bf, skew, taper);
+}
+
+int bench_models(const sweep_config *c, bench_model **out, int *n)
+{
+    int cnt = c->nbf * c->nN + c->nmodels + c->nrobots;
+    bench_model *m = calloc((size_t)cnt + 1, sizeof *m);
+    if (!m) return rbd_fail(RBD_ENOMEM, "out of memory");
+    int k = 0;
+    for (int b = 0; b < c->nbf; b++)
+        for (int i = 0; i < c->nN; i++, k++) {
+            bench_autotree_spec(m[k].spec, sizeof m[k].spec, c->N[i], c->bf[b], c->skew, c->taper);
+            m[k].bf = c->bf[b];
+        }
+    for (int j = 0; j < c->nmodels; j++, k++) {
+        snprintf(m[k].spec, sizeof m[k].spec, "%s", c->models[j]);
+        m[k].bf = NAN;
+    }
+    for (int j = 0; j < c->nrobots; j++, k++) {
+        snprintf(m[k].spec, sizeof m[k].spec, "%s", c->robots[j]);
+        m[k].bf = NAN;
+    }
+    *out = m;
+    *n = k;
+    return RBD_OK;
+}
+
+int bench_models_check(const char *cmd, const bench_model *bm, int n)
+{
+    for (int j = 0; j < n; j++) {
+        rbd_model *m;
+        int rc = cli_model(cmd, bm[j].spec, &m);
+        if (rc) return rc;
+        rbd_model_free(m);
+    }
+    return 0;
+}
+
+int bench_setup(const char *cmd, const sweep_config *c)
+{
+    timing_blas_threads(c->blas_threads);
+    if (c->pin >= 0 && timing_pin_cpu(c->pin)) return cli_lib_error(cmd, EXIT_USAGE);
+    return 0;
+}
+
+perfctr *bench_counters(const char *cmd, int enabled)
+{
+    if (!enabled) return NULL;
+    char why[256];
+    perfctr *pc = perfctr_open(why, sizeof why);
+    if (!pc) fprintf(stderr, "rbdiff %s: hardware counters unavailable (%s); timing only\n", cmd, why);
+    return pc;
+}
+
+static int make_timeable(const bench_target *t, const rbd_model *m, const sweep_config *c, rbd_timeable *tm)
+{
+    rbd_options mo;
+    sweep_config_method_options(c, &mo);
+    int rc = t->dgemm    ? timeable_dgemm(m->nv, c->seed, tm)
+             : t->method ? timeable_method(t->method, m, &mo, c->pool, c->seed, tm)
+                         : timeable_base(t->base, m, c->pool, c->seed, tm);
+    if (rc) return rc;
+    /* One checked evaluation first: a method that fails or returns NaN on
+     * this model is an error, never a timing row (the timed loop itself
+     * does not check). */
+    if (tm->check && (rc = tm->check(tm->ctx, 0))) timeable_free(tm);
+    return rc;
+}
+
+static void fill_row(const bench_target *t, const rbd_model *m, const bench_model *bm, const timing_result *r,
+                     timing_row *row)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->method, sizeof row->method, "%s", t->name);
+    snprintf(row->kind, sizeof row->kind, "%s", t->kind);
+    snprintf(row->model, sizeof row->model, "%s", bm->spec);
+    row->bf = bm->bf;
+    row->N = m->nb;
+    row->nv = m->nv;
+    row->nq = m->nq;
+    row->median_ns = r->ns.median;
+    row->min_ns = r->ns.min;
+    row->q1_ns = r->ns.q1;
+    row->q3_ns = r->ns.q3;
+    row->iqr_ns = r->ns.iqr;
+    row->batches = r->batches;
+    row->calls_per_batch = r->calls_per_batch;
+    row->instructions = r->instructions;
+    row->cycles = r->cycles;
+    row->fp_ops = r->fp_ops;
+    flops_tree ft;
+    flops_tree_of(m, &ft);
+    row->flops = flops_per_call(t->name, &ft);
+    row->nsamples = r->nsamples < RBD_MAX_SAMPLES ? r->nsamples : RBD_MAX_SAMPLES;
+    memcpy(row->samples, r->samples, sizeof(double) * (size_t)row->nsamples);
+}
+
+/* A peer's model for one bench_measure_set, or why it could not load. */
+typedef struct {
+    peer_model pm;
+    const rbd_peer *peer;
+    char why[640];
+} peer_slot;
+
+/* Each peer among t[] loads m once; each of its targets is checked against
+ * ours and made a timeable when it agrees, else marked BENCH_NOT_TIMED with
+ * the reason in note.  ps[] keeps the models (freed by the caller after the
+ * timeables). */
+static int peer_timeables(const bench_target *const *t, int n, const rbd_model *m, const sweep_config *c,
+                          peer_slot *ps, int *nps, rbd_timeable *tm, int *status, bench_peer_note *note)
+{
+    for (int i = 0; i < n; i++) {
+        const rbd_peer *p = t[i]->peer;
+        if (!p) continue;
+        int j = 0;
+        while (j < *nps && ps[j].peer != p) j++;
+        if (j == *nps) {
+            ps[j].peer = p;
+            if (peer_model_load(p, m, &ps[j].pm)) snprintf(ps[j].why, sizeof ps[j].why, "%s", rbd_last_error());
+            (*nps)++;
+        }
+        bench_peer_note *nt = &note[i];
+        memset(nt, 0, sizeof *nt);
+        status[i] = BENCH_NOT_TIMED;
+        if (*ps[j].why) { snprintf(nt->why, sizeof nt->why, "%s", ps[j].why); continue; }
+        const rbd_peer_func *pf = &p->api->func[t[i]->peer_func];
+        int rc = peer_check_func(&ps[j].pm, t[i]->peer_func, c->seed, &nt->chk);
+        if (rc == RBD_ENOMEM) return rc;
+        nt->checked = !rc;
+        if (rc) snprintf(nt->why, sizeof nt->why, "check against %s failed: %s", pf->ours, rbd_last_error());
+        else if (!nt->chk.pass)
+            snprintf(nt->why, sizeof nt->why, "outputs disagree with %s: %.3g relative > %.3g, at %s", pf->ours,
+                     nt->chk.err, nt->chk.tol, nt->chk.worst);
+        else if ((rc = timeable_peer(&ps[j].pm, t[i]->peer_func, c->pool, c->seed, &tm[i])))
+            snprintf(nt->why, sizeof nt->why, "%s", rbd_last_error());
+        if (!*nt->why) status[i] = 0;
+    }
+    return RBD_OK;
+}
+
+int bench_measure_set(const bench_target *const *t, int n, const rbd_model *m, const bench_model *bm,
+                      const sweep_config *c, perfctr *pc, volatile sig_atomic_t *stop, timing_row *rows, int *status,
+                      bench_peer_note *note)
+{
+    rbd_timeable *tm = calloc((size_t)n + 1, sizeof *tm);   /* tm[i] for t[i]; NULL call: not timed */
+    rbd_timeable *set = calloc((size_t)n + 1, sizeof *set);
+    timing_result *r = calloc((size_t)n + 1, sizeof *r);
+    int *idx = malloc(sizeof(int) * ((size_t)n + 1));
+    peer_slot *ps = calloc((size_t)n + 1, sizeof *ps);
+    bench_peer_note *nt = note ? note : calloc((size_t)n + 1, sizeof *nt);
+    int na = 0, nps = 0, rc = 0;
+    if (!tm || !set || !r || !idx || !ps || !nt) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); goto done; }
+    for (int i = 0; i < n; i++) status[i] = RBD_ENOTSUP;
+    for (int i = 0; i < n && !rc; i++) {
+        if (t[i]->peer) continue;
+        int e = make_timeable(t[i], m, c, &tm[i]);
+        if (e == RBD_ENOTSUP) continue;     /* not applicable to this model's joints */
+        status[i] = e;
+        if (e) rc = e;
+    }
+    if (!rc) rc = peer_timeables(t, n, m, c, ps, &nps, tm, status, nt);
+    for (int i = 0; i < n && !rc; i++)
+        if (tm[i].call) { set[na] = tm[i]; idx[na++] = i; }
+    if (!rc && na) {
+        timing_opts o;
+        timing_opts_default(&o);
+        o.batches = c->batches;
+        o.batch_ns = c->batch_ms * 1e6;
+        o.warmup_ns = c->warmup_ms * 1e6;
+        o.pc = pc;
+        o.stop = stop;
+        rc = timing_measure_set(set, na, &o, r);
+        if (rc) for (int a = 0; a < na; a++) status[idx[a]] = rc;
+        else for (int a = 0; a < na; a++) fill_row(t[idx[a]], m, bm, &r[a], &rows[idx[a]]);
+    }
+done:
+    for (int i = 0; tm && i < n; i++) timeable_free(&tm[i]);
+    for (int j = 0; j < nps; j++) peer_model_free(&ps[j].pm);
+    if (nt != note) free(nt);
+    free(tm);
+    free(set);
+    free(r);
+    free(idx);
+    free(ps);
+    return rc;
+}
+
+int bench_measure(const bench_target *t, const rbd_model *m, const bench_model *bm, const sweep_config *c,
+                  perfctr *pc, volatile sig_atomic_t *stop, timing_row *row)
+{
+    int st = RBD_ENOTSUP;
+    int rc = bench_measure_set(&t, 1, m, bm, c, pc, stop, row, &st, NULL);
+    return rc ? rc : st;
+}

@@ -1,0 +1,111 @@
+/*
+ * The measurement plan shared by `time`, `sweep` and `crossover`: which
+ * methods (registered methods and base algorithms), which models (autoTree
+ * over bf x N, plus extra specs), and one measurement -> one timings row.
+ */
+#ifndef RBD_BENCH_H
+#define RBD_BENCH_H
+
+#include <signal.h>
+#include "peers/peer.h"
+#include "measure/perfctr.h"
+#include "store/results.h"
+#include "plan/sweepconf.h"
+#include "measure/timeable.h"
+
+typedef struct {
+    const char *name;
+    const rbd_method *method;       /* one of method, base, dgemm and peer is set */
+    const rbd_base_algo *base;
+    const char *kind;               /* ID, FD, base, roof, peer */
+    int dgemm;                      /* the roofline dgemm at n = nv (roofline.h) */
+    const rbd_peer *peer;           /* function peer_func of a peer (peer.h) */
+    int peer_func;
+} bench_target;
+
+typedef struct {
+    char spec[512];
+    double bf;                      /* NAN for non-autoTree models */
+} bench_model;
+
+/* c->methods, or every registered method (then the base algorithms and
+ * the roofline dgemm when c->base); *out is malloc'ed. */
+int bench_targets(const sweep_config *c, bench_target **out, int *n);
+/* Opens the peers c->peers names.  A peer that is not built or does not
+ * load is left out with one line on stderr saying why (the run goes on
+ * without it); *out (malloc'ed) holds the others. */
+int bench_peers_open(const char *cmd, const sweep_config *c, rbd_peer **out, int *n);
+void bench_peers_close(rbd_peer *p, int n);
+/* Appends a target for every function of the np peers to *t (realloc'ed). */
+int bench_add_peer_targets(bench_target **t, int *n, const rbd_peer *p, int np);
+
+/* autoTree for each bf x N (c->skew, c->taper), then c->models. */
+int bench_models(const sweep_config *c, bench_model **out, int *n);
+/* Builds and frees each model, so a bad spec stops a command before it
+ * writes anything; 0 or the exit status (the message printed for cmd). */
+int bench_models_check(const char *cmd, const bench_model *bm, int n);
+/* Canonical autoTree spec. */
+void bench_autotree_spec(char *buf, size_t len, int N, double bf, double skew, double taper);
+
+/* Pins the CPU and the OpenBLAS threads as c asks; errors printed for cmd. */
+int bench_setup(const char *cmd, const sweep_config *c);
+/* Hardware counters if enabled; when refused says so once and returns NULL. */
+perfctr *bench_counters(const char *cmd, int enabled);
+
+/* Times t on model m (built from bm): 0, 1 when interrupted (stop flag),
+ * or a negative RBD_E* code (RBD_ENOTSUP: the method does not apply). */
+int bench_measure(const bench_target *t, const rbd_model *m, const bench_model *bm, const sweep_config *c,
+                  perfctr *pc, volatile sig_atomic_t *stop, timing_row *row);
+/* A peer target on one model: its cross-check (peer_check_func at the
+ * pool's first state), and why it was not timed. */
+typedef struct {
+    int checked;                    /* chk is valid */
+    peer_check chk;
+    char why[640];                  /* empty when it was timed */
+} bench_peer_note;
+
+/* status of a peer target that was not timed on a model: the peer could not
+ * load it, or its outputs disagree with ours (note.why says which) */
+enum { BENCH_NOT_TIMED = 1 };
+
+/* Times the n targets t[] on model m together (timing_measure_set: one
+ * batch of each per round), so their ratios are paired.  Each peer first
+ * loads m and has every function checked against ours; a function that
+ * fails is BENCH_NOT_TIMED.  status[i] is 0 (rows[i] filled), RBD_ENOTSUP
+ * (the method does not apply to m's joints), BENCH_NOT_TIMED, or the error
+ * that stopped the set.  note (NULL, or n entries) gets the peer targets'
+ * checks.  Returns 0, 1 when interrupted, or the first error other than
+ * those (the target with that status names it; nothing is measured then). */
+int bench_measure_set(const bench_target *const *t, int n, const rbd_model *m, const bench_model *bm,
+                      const sweep_config *c, perfctr *pc, volatile sig_atomic_t *stop, timing_row *rows,
+                      int *status, bench_peer_note *note);
+
+
+
+/* ------------------------------------------------------------ crossover */
+#include "measure/crossover.h"
+
+/* Crossover search of A vs B on autotree:N,bf (c->skew, c->taper) by
+ * xo_bisect with real timings (short batches, see crossover_run.c).
+ * 0, 1 when interrupted (stop flag), or a negative code (message set). */
+typedef struct {
+    int N, pairs, a_faster;     /* pairs in which A was the faster */
+    double ta, tb;              /* medians over the pairs, ns per call */
+    double ratio, q1, q3;       /* t_B / t_A per pair: median, quartiles */
+} xo_probe_stat;
+
+typedef struct {
+    xo_probe_stat p[64];
+    int n;
+} xo_probes;
+
+/* pr (may be NULL) receives each probe's pairs summarised. */
+int crossover_run(const rbd_method *A, const rbd_method *B, double bf, const sweep_config *c, const xo_opts *xo,
+                  volatile sig_atomic_t *stop, xo_result *r, xo_probes *pr);
+/* Appends pr's probes to crossover_probes.csv (log opened with
+ * crossover_probes_cols). */
+int crossover_log_probes(csvlog *log, const char *A, const char *B, double bf, const xo_probes *pr);
+/* The fields of one crossover.csv row (key A, B, bf, range). */
+int crossover_row_fields(const char *A, const char *B, double bf, const xo_opts *xo, const xo_result *r,
+                         char buf[11][64], const char *fields[11]);
+#endif

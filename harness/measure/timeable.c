@@ -1,0 +1,159 @@
+/* Timeables: derivative methods and base algorithms behind one callback. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rbdiff/check.h"
+#include "rbdiff/dynamics.h"
+#include "measure/timeable.h"
+
+/* ---------------------------------------------------------------- state pool */
+
+void timeable_states(const rbd_model *m, int pool, uint64_t seed, double *q, double *v, double *a, double *tau)
+{
+    rbd_rng r;
+    rbd_rng_seed(&r, seed);
+    for (int k = 0; k < pool; k++)
+        rbd_random_state(m, &r, q + (size_t)k * m->nq, v + (size_t)k * m->nv, a + (size_t)k * m->nv,
+                         tau + (size_t)k * m->nv);
+}
+
+typedef struct {
+    const rbd_model *m;
+    int pool, nq, nv;
+    double *q, *v, *a, *tau;     /* [pool * nq], [pool * nv] ... */
+    double *out;                 /* nv*nv (base) or 7 nv x nv blocks (methods) */
+    rbd_derivs d;
+    const rbd_method *meth;
+    void *ws;                    /* method workspace */
+    const rbd_base_algo *algo;
+    rbd_data *data;              /* base algorithm scratch */
+} tctx;
+
+static void ctx_free(void *p)
+{
+    tctx *c = p;
+    if (!c) return;
+    if (c->meth && c->ws) c->meth->fini(c->ws);
+    rbd_data_free(c->data);
+    free(c->q); free(c->v); free(c->a); free(c->tau); free(c->out);
+    free(c);
+}
+
+static tctx *ctx_new(const rbd_model *m, int pool, uint64_t seed, size_t nout)
+{
+    if (pool < 1) { rbd_fail(RBD_EINVAL, "state pool of %d states: need at least 1", pool); return NULL; }
+    {
+        char what[96];
+        snprintf(what, sizeof what, "a state pool and outputs for nv = %d", m->nv);
+        if (rbd_check_memory(what, 8.0 * ((double)nout + 4.0 * pool * (m->nq + m->nv)))) return NULL;
+    }
+    tctx *c = calloc(1, sizeof *c);
+    if (!c) { rbd_fail(RBD_ENOMEM, "out of memory"); return NULL; }
+    c->m = m;
+    c->pool = pool;
+    c->nq = m->nq;
+    c->nv = m->nv;
+    size_t P = (size_t)pool;
+    c->q = malloc(sizeof(double) * P * (size_t)m->nq);
+    c->v = malloc(sizeof(double) * P * (size_t)m->nv);
+    c->a = malloc(sizeof(double) * P * (size_t)m->nv);
+    c->tau = malloc(sizeof(double) * P * (size_t)m->nv);
+    c->out = calloc(nout, sizeof(double));
+    if (!c->q || !c->v || !c->a || !c->tau || !c->out) {
+        ctx_free(c);
+        rbd_fail(RBD_ENOMEM, "out of memory for a pool of %d states (nv = %d)", pool, m->nv);
+        return NULL;
+    }
+    timeable_states(m, pool, seed, c->q, c->v, c->a, c->tau);
+    return c;
+}
+
+static int call_method(void *p, int k)
+{
+    tctx *c = p;
+    rbd_state x = { c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv, c->a + (size_t)k * c->nv,
+                    c->tau + (size_t)k * c->nv };
+    return c->meth->eval(c->ws, &x, &c->d);
+}
+
+static int check_method(void *p, int k)
+{
+    tctx *c = p;
+    rbd_state x = { c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv, c->a + (size_t)k * c->nv,
+                    c->tau + (size_t)k * c->nv };
+    return rbd_method_eval(c->meth, c->ws, c->m, &x, &c->d);
+}
+
+static int check_base(void *p, int k)
+{
+    tctx *c = p;
+    return rbd_base_eval(c->algo, c->m, c->data, c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv,
+                         c->a + (size_t)k * c->nv, c->tau + (size_t)k * c->nv, c->out);
+}
+
+static int call_base(void *p, int k)
+{
+    tctx *c = p;
+    return c->algo->run(c->m, c->data, c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv,
+                        c->a + (size_t)k * c->nv, c->tau + (size_t)k * c->nv, c->out);
+}
+
+int timeable_method(const rbd_method *meth, const rbd_model *m, const rbd_options *opt, int pool, uint64_t seed,
+                    rbd_timeable *t)
+{
+    memset(t, 0, sizeof *t);
+    int rc = rbd_method_supports(meth, m);
+    if (rc) return rc;
+    size_t nv = (size_t)m->nv, nn = nv * nv;
+    tctx *c = ctx_new(m, pool, seed, 4 * nv + 4 * nn);
+    if (!c) return RBD_ENOMEM;
+    /* Every output slot gets a buffer, so a method may fill any of them. */
+    c->d.tau = c->out;
+    c->d.qdd = c->out + nv;
+    c->d.dtau_dq = c->out + 4 * nv;
+    c->d.dtau_dv = c->d.dtau_dq + nn;
+    c->d.dqdd_dq = c->d.dtau_dq;
+    c->d.dqdd_dv = c->d.dtau_dv;
+    c->d.dqdd_dtau = c->d.dtau_dv + nn;
+    c->meth = meth;
+    rbd_options o;
+    if (opt) o = *opt; else rbd_options_default(&o);
+    if ((rc = meth->init(m, &o, &c->ws))) {
+        c->ws = NULL;
+        ctx_free(c);
+        return rc;
+    }
+    t->name = meth->name;
+    t->kind = rbd_output_name(meth->output);
+    t->nv = m->nv;
+    t->pool = pool;
+    t->ctx = c;
+    t->call = call_method;
+    t->check = check_method;
+    t->fini = ctx_free;
+    return RBD_OK;
+}
+
+int timeable_base(const rbd_base_algo *algo, const rbd_model *m, int pool, uint64_t seed, rbd_timeable *t)
+{
+    memset(t, 0, sizeof *t);
+    tctx *c = ctx_new(m, pool, seed, (size_t)m->nv * (size_t)m->nv + 1);
+    if (!c) return RBD_ENOMEM;
+    c->algo = algo;
+    if (!(c->data = rbd_data_new(m))) { ctx_free(c); return RBD_ENOMEM; }
+    t->name = algo->name;
+    t->kind = "base";
+    t->nv = m->nv;
+    t->pool = pool;
+    t->ctx = c;
+    t->call = call_base;
+    t->check = check_base;
+    t->fini = ctx_free;
+    return RBD_OK;
+}
+
+void timeable_free(rbd_timeable *t)
+{
+    if (t && t->fini) t->fini(t->ctx);
+    if (t) memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,76 @@
+/*
+ * Peers: other libraries timed in the same rounds as our methods
+ * (harness/peers/README.md).  A peer is a module rbdpeer-<name>.so in the
+ * peer directory, opened with dlopen; this file finds and opens it, hands it
+ * the model as the URDF rbdiff writes, checks its outputs against ours entry
+ * by entry, and wraps each of its functions as a timeable.
+ */
+#ifndef RBD_PEER_H
+#define RBD_PEER_H
+
+#include <stdint.h>
+#include "peers/peer_api.h"
+#include "measure/timeable.h"
+
+/* The peers rbdiff knows how to build (harness/peers/CMakeLists.txt). */
+extern const char *const peer_known[];   /* NULL-terminated */
+
+typedef struct {
+    char name[32];
+    char path[1024];
+    void *dl;
+    const rbd_peer_api *api;
+    char (*row)[96];        /* [api->nfunc] timing-row names "<peer>.<func>" */
+} rbd_peer;
+
+/* $RBD_PEER_DIR if set, else the build tree's build/peers. */
+const char *peer_dir(void);
+/* Opens rbdpeer-<name>.so of peer_dir().  RBD_ENOTSUP when the module is not
+ * there (the message says how to build it and what scripts/peers reported),
+ * RBD_EINVAL when it does not load or speaks another interface version. */
+int peer_open(const char *name, rbd_peer *p);
+void peer_close(rbd_peer *p);
+/* The function of p whose row name or own name is fn, or -1. */
+int peer_func_find(const rbd_peer *p, const char *fn);
+
+/* The model as the peer loaded it from rbdiff's URDF export. */
+typedef struct {
+    const rbd_peer *peer;
+    const rbd_model *m;
+    void *pm;
+} peer_model;
+
+/* Writes m as URDF to a temporary file, has the peer load it (matching
+ * joints by name), removes the file.  Errors name the peer and the reason. */
+int peer_model_load(const rbd_peer *p, const rbd_model *m, peer_model *out);
+/* The same from a URDF file of the user's (the one m was loaded from, fixed
+ * base): the peer reads the file itself, so its nq, nv and joints are
+ * compared with ours as it reads them, not as we export them. */
+int peer_model_load_file(const rbd_peer *p, const rbd_model *m, const char *urdf, peer_model *out);
+void peer_model_free(peer_model *pm);
+
+/* The cross-check of one function at the first state of the pool drawn
+ * from seed: the peer's outputs against those of its counterpart among our
+ * methods and base algorithms (func.ours), block by block, in the user
+ * numbering.  err = the largest over the blocks of max|X - R| / max|R|;
+ * tol = max(func.tol, func.tol_cond * kappa), kappa = M's condition number
+ * at that state (NAN when func.tol_cond is 0). */
+typedef struct {
+    double err, tol, kappa;
+    int pass;
+    char worst[160];        /* the block and entry of err, both values */
+} peer_check;
+int peer_check_func(const peer_model *pm, int f, uint64_t seed, peer_check *out);
+/* The peer's outputs of function f at the first state of the pool drawn
+ * from seed, in the user numbering, laid out as its result() lays them out
+ * (vec: nv; mat[0..2]: nv x nv each); with q, v, a, tau (if non-NULL) that
+ * state in the user numbering (nq, nv, nv, nv).  For stored reference
+ * values (tests/pinocchio/reference/warts.*). */
+int peer_eval_func(const peer_model *pm, int f, uint64_t seed, double *vec, double *mat[3], double *q, double *v,
+                   double *a, double *tau);
+
+/* A timeable of function f on a pool of `pool` states drawn from seed: the
+ * very states timeable_method draws, converted to the user numbering. */
+int timeable_peer(const peer_model *pm, int f, int pool, uint64_t seed, rbd_timeable *t);
+
+#endif

@@ -1,0 +1,199 @@
+/* tables.md: median microseconds per call, one table per branching factor
+ * (N rows x method columns) and one for the other models. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rbdiff/rbd.h"
+#include "store/atomicio.h"
+#include "report/report_accuracy.h"
+#include "report/report_ratios.h"
+#include "store/results.h"
+
+typedef struct {
+    const timing_row *rows;
+    int n;
+    const char *dir;
+} tables_ctx;
+
+static int cmp_int(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Method names in order of first appearance. */
+static int methods_of(const timing_row *rows, int n, const char **out)
+{
+    int nm = 0;
+    for (int k = 0; k < n; k++) {
+        int j = 0;
+        while (j < nm && strcmp(out[j], rows[k].method)) j++;
+        if (j == nm) out[nm++] = rows[k].method;
+    }
+    return nm;
+}
+
+static void cell(FILE *f, const timing_row *r)
+{
+    if (r) fprintf(f, " %.4g |", r->median_ns / 1e3);
+    else fputs(" - |", f);
+}
+
+static void opt_cell(FILE *f, const char *fmt, double x)
+{
+    if (isfinite(x)) fprintf(f, fmt, x);
+    else fputs(" - |", f);
+}
+
+/* Counters and the achieved arithmetic rate (issue 8), one line per row
+ * that has any: GFLOP/s = analytic flops / median, and that rate as % of
+ * the best rate OpenBLAS dgemm reached in the run (the roofline timed with
+ * the same settings).  Not of the dgemm of the same n: at small n dgemm
+ * runs far below its rate (2 flops at n = 1), which made the column read
+ * up to 26,000 %. */
+static void write_rates(FILE *f, const timing_row *rows, int n)
+{
+    int any = 0;
+    for (int k = 0; k < n && !any; k++)
+        any = isfinite(rows[k].instructions) || isfinite(rows[k].flops) || isfinite(rows[k].fp_ops);
+    if (!any) return;
+    const timing_row *peak = NULL;
+    for (int j = 0; j < n; j++)
+        if (!strcmp(rows[j].method, "dgemm") && isfinite(rows[j].flops) && rows[j].median_ns > 0 &&
+            (!peak || rows[j].flops / rows[j].median_ns > peak->flops / peak->median_ns))
+            peak = &rows[j];
+    fputs("\n## Counters and arithmetic rate\n\n"
+          "Per call: instructions, cycles and FP operations from the PMU (medians over the batches; '-' where "
+          "the kernel gave none), flops counted from the algorithm (harness/measure/flops.c), GFLOP/s = flops / median", f);
+    if (peak)
+        fprintf(f, ", and that rate as %% of the best rate of OpenBLAS dgemm in this run (%.3g GFLOP/s at n = %d, "
+                   "timed with the same settings; a dgemm of the model's own small n is far from its rate, so "
+                   "not that)", peak->flops / peak->median_ns, peak->nv);
+    fputs(".\n\n| method | model | median us | instructions | cycles | FP ops | flops | GFLOP/s | % dgemm peak |\n"
+          "|---|---|---:|---:|---:|---:|---:|---:|---:|\n", f);
+    for (int k = 0; k < n; k++) {
+        const timing_row *r = &rows[k];
+        if (!isfinite(r->instructions) && !isfinite(r->flops) && !isfinite(r->fp_ops)) continue;
+        double rate = r->flops / r->median_ns;
+        double frac = peak ? 100 * rate / (peak->flops / peak->median_ns) : NAN;
+        fprintf(f, "| %s | %s | %.4g |", r->method, r->model, r->median_ns / 1e3);
+        opt_cell(f, " %.4g |", r->instructions);
+        opt_cell(f, " %.4g |", r->cycles);
+        opt_cell(f, " %.4g |", r->fp_ops);
+        opt_cell(f, " %.4g |", r->flops);
+        opt_cell(f, " %.3g |", rate);
+        opt_cell(f, " %.3g |", frac);
+        fputc('\n', f);
+    }
+}
+
+static int write_tables(FILE *f, void *p)
+{
+    const tables_ctx *c = p;
+    const char **meth = malloc(sizeof *meth * (size_t)(c->n + 1));
+    double *bfs = malloc(sizeof *bfs * (size_t)(c->n + 1));
+    int *Ns = malloc(sizeof *Ns * (size_t)(c->n + 1));
+    if (!meth || !bfs || !Ns) { free(meth); free(bfs); free(Ns); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    int nm = methods_of(c->rows, c->n, meth), nbf = 0, others = 0;
+    for (int k = 0; k < c->n; k++) {
+        if (!isfinite(c->rows[k].bf)) { others = 1; continue; }
+        int j = 0;
+        while (j < nbf && bfs[j] != c->rows[k].bf) j++;
+        if (j == nbf) bfs[nbf++] = c->rows[k].bf;
+    }
+    qsort(bfs, (size_t)nbf, sizeof *bfs, cmp_double);
+    if (c->n) fputs("# Timings: median microseconds per call\n\n"
+          "Median over the timed batches of the wall time per call (timings.csv has min, quartiles and "
+          "counters). autoTree models with the skew and taper in timings.csv.\n", f);
+    for (int b = 0; b < nbf; b++) {
+        int nN = 0;
+        for (int k = 0; k < c->n; k++) {
+            if (c->rows[k].bf != bfs[b]) continue;
+            int j = 0;
+            while (j < nN && Ns[j] != c->rows[k].N) j++;
+            if (j == nN) Ns[nN++] = c->rows[k].N;
+        }
+        qsort(Ns, (size_t)nN, sizeof *Ns, cmp_int);
+        fprintf(f, "\n## bf = %g%s\n\n| N |", bfs[b], bfs[b] == 1 ? " (serial chain)" : "");
+        for (int m = 0; m < nm; m++) fprintf(f, " %s |", meth[m]);
+        fputs("\n|---:|", f);
+        for (int m = 0; m < nm; m++) fputs("---:|", f);
+        fputc('\n', f);
+        for (int i = 0; i < nN; i++) {
+            fprintf(f, "| %d |", Ns[i]);
+            for (int m = 0; m < nm; m++) {
+                const timing_row *hit = NULL;
+                for (int k = 0; k < c->n && !hit; k++)
+                    if (c->rows[k].bf == bfs[b] && c->rows[k].N == Ns[i] && !strcmp(c->rows[k].method, meth[m]))
+                        hit = &c->rows[k];
+                cell(f, hit);
+            }
+            fputc('\n', f);
+        }
+    }
+    if (others) {
+        /* the columns of the methods timed on these models (robot_methods may leave most out) */
+        int no = 0;
+        for (int m = 0; m < nm; m++) {
+            int any = 0;
+            for (int k = 0; k < c->n && !any; k++) any = !isfinite(c->rows[k].bf) && !strcmp(c->rows[k].method, meth[m]);
+            if (any) meth[no++] = meth[m];
+        }
+        nm = no;
+        fputs("\n## Other models\n\n| model | nq | nv |", f);
+        for (int m = 0; m < nm; m++) fprintf(f, " %s |", meth[m]);
+        fputs("\n|---|---:|---:|", f);
+        for (int m = 0; m < nm; m++) fputs("---:|", f);
+        fputc('\n', f);
+        for (int k = 0; k < c->n; k++) {
+            const timing_row *r = &c->rows[k];
+            if (isfinite(r->bf)) continue;
+            int seen = 0;
+            for (int j = 0; j < k && !seen; j++) seen = !isfinite(c->rows[j].bf) && !strcmp(c->rows[j].model, r->model);
+            if (seen) continue;
+            fprintf(f, "| %s | %d | %d |", r->model, r->nq, r->nv);
+            for (int m = 0; m < nm; m++) {
+                const timing_row *hit = NULL;
+                for (int j = 0; j < c->n && !hit; j++)
+                    if (!isfinite(c->rows[j].bf) && !strcmp(c->rows[j].model, r->model) &&
+                        !strcmp(c->rows[j].method, meth[m]))
+                        hit = &c->rows[j];
+                cell(f, hit);
+            }
+            fputc('\n', f);
+        }
+    }
+    free(meth); free(bfs); free(Ns);
+    report_ratios(f, c->rows, c->n);
+    /* the accuracy audit's summary, when the run has one */
+    csvlog acc;
+    int present = 0;
+    int rc = accuracy_read(c->dir, &acc, &present);
+    if (rc) return rc;
+    if (present) {
+        csvlog cond;
+        int have_cond = 0;
+        if ((rc = conditioning_read(c->dir, &cond, &have_cond))) { csvlog_close(&acc); return rc; }
+        if (c->n) fputc('\n', f);
+        accuracy_summary(f, &acc, have_cond ? &cond : NULL);
+        csvlog_close(&acc);
+        if (have_cond) csvlog_close(&cond);
+    }
+    write_rates(f, c->rows, c->n);
+    return RBD_OK;
+}
+
+int report_write_tables(const char *dir, const timing_row *rows, int n)
+{
+    char *path = results_path(dir, "tables.md");
+    if (!path) return rbd_fail(RBD_ENOMEM, "out of memory");
+    tables_ctx c = { rows, n, dir };
+    int rc = atomic_write(path, write_tables, &c);
+    free(path);
+    return rc;
+}

@@ -1,0 +1,297 @@
+/* Claims of the paper against measured data (report_claims.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rbdiff/rbd.h"
+#include "report/report_claims.h"
+#include "report/report_ratios.h"
+
+static int field(char **p, char *out, size_t len)
+{
+    if (!*p) return 0;
+    char *tab = strchr(*p, '\t');
+    size_t n = tab ? (size_t)(tab - *p) : strlen(*p);
+    if (n >= len) n = len - 1;
+    memcpy(out, *p, n);
+    out[n] = 0;
+    *p = tab ? tab + 1 : NULL;
+    return 1;
+}
+
+static const char *const kinds[] = { "ratio", "min", "range", "crossover", "accuracy", "ratio-with", "min-with",
+                                     "range-with", "crossover-with", NULL };
+
+int claims_read(const char *path, claim **out, int *n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return rbd_fail(RBD_EIO, "%s: cannot read the claims: %s", path, strerror(errno));
+    claim *c = NULL;
+    int k = 0, cap = 0, line = 0, rc = RBD_OK;
+    char buf[2048];
+    while (fgets(buf, sizeof buf, f)) {
+        line++;
+        buf[strcspn(buf, "\r\n")] = 0;
+        if (!buf[0] || buf[0] == '#') continue;
+        if (k == cap) {
+            cap = cap ? 2 * cap : 32;
+            claim *nc = realloc(c, sizeof *c * (size_t)cap);
+            if (!nc) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); break; }
+            c = nc;
+        }
+        claim *x = &c[k];
+        memset(x, 0, sizeof *x);
+        x->line = line;
+        char *p = buf;
+        int nf = field(&p, x->figure, sizeof x->figure) + field(&p, x->source, sizeof x->source) +
+                 field(&p, x->kind, sizeof x->kind) + field(&p, x->A, sizeof x->A) + field(&p, x->B, sizeof x->B) +
+                 field(&p, x->where, sizeof x->where) + field(&p, x->paper, sizeof x->paper) +
+                 field(&p, x->tol, sizeof x->tol) + field(&p, x->claim, sizeof x->claim) +
+                 field(&p, x->setup, sizeof x->setup);
+        if (nf != 10 || p) { rc = rbd_fail(RBD_EPARSE, "%s:%d: expected 10 tab-separated fields", path, line); break; }
+        int j = 0;
+        while (kinds[j] && strcmp(kinds[j], x->kind)) j++;
+        if (!kinds[j]) { rc = rbd_fail(RBD_EPARSE, "%s:%d: kind: unknown '%s'", path, line, x->kind); break; }
+        char *end;
+        if (strcmp(x->kind, "range") && strcmp(x->kind, "range-with")) {
+            double v = strtod(x->paper, &end);
+            if (end == x->paper || *end || !isfinite(v))
+                { rc = rbd_fail(RBD_EPARSE, "%s:%d: paper: '%s' is not a number", path, line, x->paper); break; }
+        } else {
+            double lo, hi;
+            char extra;
+            if (sscanf(x->paper, "%lf:%lf%c", &lo, &hi, &extra) != 2 || !(lo <= hi))
+                { rc = rbd_fail(RBD_EPARSE, "%s:%d: paper: '%s' is not lo:hi", path, line, x->paper); break; }
+        }
+        if (strcmp(x->tol, "-") && !(strtod(x->tol, &end) >= 1 && !*end))
+            { rc = rbd_fail(RBD_EPARSE, "%s:%d: tol: '%s' is not a factor >= 1 (or -)", path, line, x->tol); break; }
+        k++;
+    }
+    fclose(f);
+    if (rc) { free(c); return rc; }
+    *out = c;
+    *n = k;
+    return RBD_OK;
+}
+
+/* WHERE: N=100 | N>=2 | N=2..500, bf=1 | bf=*, robot=NAME | robot=* */
+typedef struct {
+    int Nlo, Nhi, robot, any_bf;
+    double bf;
+    char name[64];
+} where_t;
+
+static int parse_where(const char *w, where_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->Nlo = 1;
+    o->Nhi = 1 << 30;
+    o->any_bf = 1;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", w);
+    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
+        int a, b;
+        if (sscanf(t, "N=%d..%d", &a, &b) == 2) { o->Nlo = a; o->Nhi = b; }
+        else if (sscanf(t, "N>=%d", &a) == 1) o->Nlo = a;
+        else if (sscanf(t, "N=%d", &a) == 1) o->Nlo = o->Nhi = a;
+        else if (!strcmp(t, "bf=*")) o->any_bf = 1;
+        else if (!strncmp(t, "bf=", 3)) { o->any_bf = 0; o->bf = atof(t + 3); }
+        else if (!strncmp(t, "robot=", 6)) { o->robot = 1; snprintf(o->name, sizeof o->name, "%s", t + 6); }
+        else return rbd_fail(RBD_EPARSE, "where: '%s' is not N=.., N>=.., N=a..b, bf=.. or robot=..", t);
+    }
+    return RBD_OK;
+}
+
+static int row_in(const timing_row *r, const where_t *w)
+{
+    if (w->robot) {
+        if (isfinite(r->bf)) return 0;
+        if (!strcmp(w->name, "*")) return 1;
+        char pat[80];
+        snprintf(pat, sizeof pat, "/%s.urdf", w->name);
+        return strstr(r->model, pat) != NULL;
+    }
+    return isfinite(r->bf) && r->N >= w->Nlo && r->N <= w->Nhi && (w->any_bf || r->bf == w->bf);
+}
+
+static const char *short_model(const char *m)
+{
+    if (!strncmp(m, "autotree:", 9)) return m + 9;
+    const char *s = strrchr(m, '/');
+    return s ? s + 1 : m;
+}
+
+/* t(a) / t(b): paired (the median over the rounds of the per-round ratio),
+ * the ratio of the medians for rows without samples. */
+static double pair_ratio(const timing_row *a, const timing_row *b)
+{
+    double q;
+    int wins;
+    return report_paired(a, b, &q, &wins) ? q : a->median_ns / b->median_ns;
+}
+
+/* Paired t(A) / t(B) over the models of w: min, max, where; count. */
+static int ratios(const claim_data *d, const claim *c, const where_t *w, double *mn, double *mx, char *at_min,
+                  char *at_max, size_t len)
+{
+    int cnt = 0;
+    *mn = INFINITY;
+    *mx = -INFINITY;
+    for (int k = 0; k < d->nrows; k++) {
+        const timing_row *b = &d->rows[k];
+        if (strcmp(b->method, c->B) || !row_in(b, w)) continue;
+        const timing_row *a = timing_rows_find(d->rows, d->nrows, c->A, b->model);
+        if (!a) continue;
+        double q = pair_ratio(a, b);
+        if (!isfinite(q)) continue;
+        cnt++;
+        char where[160];  /* N=..,bf=.. or the URDF name */
+        if (isfinite(b->bf)) snprintf(where, sizeof where, "N=%d,bf=%g", b->N, b->bf);
+        else snprintf(where, sizeof where, "%.80s", short_model(b->model));
+        if (q < *mn) {
+            /* where, and (paired rows) in how many rounds B was the faster there */
+            double q2;
+            int wins, K = report_paired(a, b, &q2, &wins);
+            *mn = q;
+            if (K) snprintf(at_min, len, "%.100s, %.40s faster in %d of %d rounds", where, c->B, wins, K);
+            else snprintf(at_min, len, "%s", where);
+        }
+        if (q > *mx) { *mx = q; snprintf(at_max, len, "%s", where); }
+    }
+    return cnt;
+}
+
+static claim_verdict against(double v, double paper, double tol, const claim *c, char *verdict, size_t vlen,
+                             const char *fmt)
+{
+    char mv[32], pv[32];
+    snprintf(mv, sizeof mv, fmt, v);
+    snprintf(pv, sizeof pv, fmt, paper);
+    double f = v / paper;
+    if (f <= tol && f >= 1 / tol) {
+        snprintf(verdict, vlen, "reproduced: %s against the paper's %s (x%.2f, within x%g)", mv, pv, f, tol);
+        return CLAIM_REPRODUCED;
+    }
+    snprintf(verdict, vlen, "differs: %s against the paper's %s (x%.2g)%s%s", mv, pv, f, strcmp(c->setup, "-") ? "; " : "",
+             strcmp(c->setup, "-") ? c->setup : "");
+    return CLAIM_DIFFERS;
+}
+
+claim_verdict claim_check(const claim *c, const claim_data *run, const claim_data *with, char *measured, size_t mlen,
+                          char *verdict, size_t vlen)
+{
+    int use_with = strstr(c->kind, "-with") != NULL;
+    const claim_data *d = use_with ? with : run;
+    char kind[32];
+    snprintf(kind, sizeof kind, "%.*s", (int)strcspn(c->kind, "-"), c->kind);
+    snprintf(measured, mlen, "-");
+    where_t w;
+    if (parse_where(c->where, &w)) {
+        snprintf(verdict, vlen, "not checked: %s", rbd_last_error());
+        return CLAIM_NOT_MEASURED;
+    }
+    double tol = strcmp(c->tol, "-") ? atof(c->tol) : 1, paper = atof(c->paper);
+    if (!d) {
+        snprintf(verdict, vlen, "not measured: needs a second build's run (`rbdiff report --with DIR`; scripts/run "
+                 "times the robots and the crossover with clang)");
+        return CLAIM_NOT_MEASURED;
+    }
+    if (!strcmp(kind, "ratio") || !strcmp(kind, "min") || !strcmp(kind, "range")) {
+        double mn, mx;
+        char at_min[320] = "", at_max[320] = "";
+        int n = ratios(d, c, &w, &mn, &mx, at_min, at_max, sizeof at_min);
+        if (!n) {
+            snprintf(verdict, vlen, "not measured: no paired %s and %s rows at %s in this run", c->A, c->B, c->where);
+            return CLAIM_NOT_MEASURED;
+        }
+        if (!strcmp(kind, "ratio")) {
+            snprintf(measured, mlen, "%.3g", mn);
+            if (n > 1) snprintf(measured, mlen, "%.3g-%.3g (%d models)", mn, mx, n);
+            return against(n > 1 ? sqrt(mn * mx) : mn, paper, tol, c, verdict, vlen, "%.3g");
+        }
+        if (!strcmp(kind, "min")) {
+            snprintf(measured, mlen, "min %.3g at %s (%d models)", mn, at_min, n);
+            if (mn > paper) {
+                snprintf(verdict, vlen, "reproduced: above %g on all %d models (smallest %.3g at %s)", paper, n, mn,
+                         at_min);
+                return CLAIM_REPRODUCED;
+            }
+            int below = 0;
+            for (int k = 0; k < d->nrows; k++) {
+                const timing_row *b = &d->rows[k];
+                if (strcmp(b->method, c->B) || !row_in(b, &w)) continue;
+                const timing_row *a = timing_rows_find(d->rows, d->nrows, c->A, b->model);
+                if (a && pair_ratio(a, b) <= paper) below++;
+            }
+            snprintf(verdict, vlen, "differs: %.3g at %s, at or below %g on %d of %d models%s%s", mn, at_min, paper,
+                     below, n, strcmp(c->setup, "-") ? "; " : "", strcmp(c->setup, "-") ? c->setup : "");
+            return CLAIM_DIFFERS;
+        }
+        double lo, hi;
+        sscanf(c->paper, "%lf:%lf", &lo, &hi);
+        snprintf(measured, mlen, "%.3g (%s) to %.3g (%s)", mn, at_min, mx, at_max);
+        if (mn >= lo / tol && mx <= hi * tol) {
+            snprintf(verdict, vlen, "reproduced: %.3g-%.3g within the paper's %g-%g (x%g)", mn, mx, lo, hi, tol);
+            return CLAIM_REPRODUCED;
+        }
+        snprintf(verdict, vlen, "differs: %.3g-%.3g against the paper's %g-%g%s%s", mn, mx, lo, hi,
+                 strcmp(c->setup, "-") ? "; " : "", strcmp(c->setup, "-") ? c->setup : "");
+        return CLAIM_DIFFERS;
+    }
+    if (!strcmp(kind, "crossover")) {
+        const csvlog *t = d->crossover;
+        for (int i = 0; t && i < t->nrows; i++) {
+            char *const *r = t->rows[i];
+            if (strcmp(r[0], c->A) || strcmp(r[1], c->B) || (!w.any_bf && atof(r[2]) != w.bf)) continue;
+            if (*r[4]) {
+                snprintf(measured, mlen, "%s", r[4]);
+                return against(atof(r[4]), paper, tol, c, verdict, vlen, "%.0f");
+            }
+            if (!strcmp(r[7], "none")) {
+                snprintf(measured, mlen, "none up to %s", r[6]);
+                snprintf(verdict, vlen, "differs: %s not faster anywhere up to N = %s (range %s) against the paper's "
+                         "%g%s%s", c->A, r[6], r[3], paper, strcmp(c->setup, "-") ? "; " : "",
+                         strcmp(c->setup, "-") ? c->setup : "");
+                return CLAIM_DIFFERS;
+            }
+            /* unresolved: the crossover lies in the bracket; a verdict only if the whole bracket says one */
+            double lo = atof(r[5]), hi = atof(r[6]);
+            snprintf(measured, mlen, "unresolved in [%s, %s]", r[5], r[6]);
+            if (lo >= paper / tol && hi <= paper * tol) {
+                snprintf(verdict, vlen, "reproduced: the whole bracket [%s, %s] (noise left it unresolved) is within "
+                         "x%g of the paper's %g", r[5], r[6], tol, paper);
+                return CLAIM_REPRODUCED;
+            }
+            if (hi >= paper / tol && lo <= paper * tol) {
+                snprintf(verdict, vlen, "not measured: the search stayed unresolved in [%s, %s], which holds the "
+                         "paper's %g (x%g); noise prevented a decision (rerun on a quieter machine)", r[5], r[6], paper,
+                         tol);
+                return CLAIM_NOT_MEASURED;
+            }
+            snprintf(verdict, vlen, "differs: the bracket [%s, %s] (unresolved) against the paper's %g (x%.2g)%s%s",
+                     r[5], r[6], paper, sqrt(lo * hi) / paper, strcmp(c->setup, "-") ? "; " : "",
+                     strcmp(c->setup, "-") ? c->setup : "");
+            return CLAIM_DIFFERS;
+        }
+        snprintf(verdict, vlen, "not measured: no %s vs %s search at %s in this run", c->A, c->B, c->where);
+        return CLAIM_NOT_MEASURED;
+    }
+    /* accuracy: the worst rms_rel of method A, output B at the models of WHERE */
+    const csvlog *t = d->accuracy;
+    double worst = -1;
+    for (int i = 0; t && i < t->nrows; i++) {
+        char *const *r = t->rows[i];
+        if (strcmp(r[0], c->A) || strcmp(r[1], c->B)) continue;
+        int in = 0;
+        if (w.robot) in = !*r[3] && (!strcmp(w.name, "*") || strstr(r[2], w.name));
+        else in = *r[3] && atoi(r[4]) >= w.Nlo && atoi(r[4]) <= w.Nhi && (w.any_bf || atof(r[3]) == w.bf);
+        if (in && atof(r[7]) > worst) worst = atof(r[7]);
+    }
+    if (worst < 0) {
+        snprintf(verdict, vlen, "not measured: no accuracy rows of %s, %s at %s", c->A, c->B, c->where);
+        return CLAIM_NOT_MEASURED;
+    }
+    snprintf(measured, mlen, "%.2g", worst);
+    return against(worst, paper, tol, c, verdict, vlen, "%.2g");
+}

@@ -1,0 +1,94 @@
+/* Atomic file replacement and durable appends (interrupt safety). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "rbdiff/rbd.h"
+#include "store/atomicio.h"
+
+int flush_to_disk(FILE *f, const char *path)
+{
+    if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+        return rbd_fail(RBD_EIO, "%s: cannot write: %s", path, strerror(errno));
+    return RBD_OK;
+}
+
+int atomic_write(const char *path, atomic_writer fn, void *ctx)
+{
+    size_t len = strlen(path);
+    char *tmp = malloc(len + 16);
+    if (!tmp) return rbd_fail(RBD_ENOMEM, "out of memory");
+    /* Same directory as the target, so rename() is atomic (same file system). */
+    snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int rc = rbd_fail(RBD_EIO, "%s: cannot create a temporary file: %s", path, strerror(errno));
+        free(tmp);
+        return rc;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        int rc = rbd_fail(RBD_EIO, "%s: %s", tmp, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return rc;
+    }
+    int rc = fn(f, ctx);
+    if (!rc && ferror(f)) rc = rbd_fail(RBD_EIO, "%s: write error", path);
+    if (!rc) rc = flush_to_disk(f, path);
+    /* mkstemp makes 0600; results are meant to be shared like any file. */
+    if (!rc) {
+        mode_t um = umask(0);
+        umask(um);
+        fchmod(fd, 0666 & ~um);
+    }
+    if (fclose(f) != 0 && !rc) rc = rbd_fail(RBD_EIO, "%s: cannot write: %s", path, strerror(errno));
+    if (!rc && rename(tmp, path) != 0) rc = rbd_fail(RBD_EIO, "%s: cannot replace: %s", path, strerror(errno));
+    if (rc) unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+static int write_json(FILE *f, void *ctx)
+{
+    if (json_dumpf((const json_t *)ctx, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0)
+        return rbd_fail(RBD_EIO, "JSON could not be written");
+    fputc('\n', f);
+    return RBD_OK;
+}
+
+int atomic_write_json(const char *path, const json_t *j)
+{
+    return atomic_write(path, write_json, (void *)j);
+}
+
+int mkdir_p(const char *path)
+{
+    size_t len = strlen(path);
+    char *p = malloc(len + 1);
+    if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
+    memcpy(p, path, len + 1);
+    int rc = RBD_OK;
+    for (char *s = p + 1;; s++) {
+        if (*s == '/' || *s == 0) {
+            char c = *s;
+            *s = 0;
+            struct stat st;
+            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+                rc = rbd_fail(RBD_EIO, "cannot create directory '%s': %s", p, strerror(errno));
+                break;
+            }
+            if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                rc = rbd_fail(RBD_EIO, "cannot create directory '%s': %s", p,
+                              stat(p, &st) != 0 ? strerror(errno) : "a file of that name exists");
+                break;
+            }
+            *s = c;
+            if (!c) break;
+        }
+    }
+    free(p);
+    return rc;
+}

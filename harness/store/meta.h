@@ -1,0 +1,34 @@
+/* meta.json: how a results set was made (harness/README.md, "Timing": compiler,
+ * flags, CPU model, library versions, git commit, date, command line). */
+#ifndef RBD_META_H
+#define RBD_META_H
+
+#include <jansson.h>
+#include "rbdiff/rbd.h"
+
+/* The command line as one shell-quoted string (malloc'ed). */
+char *meta_cmdline(int argc, char **argv);
+/* CPU model name from /proc/cpuinfo into buf ("unknown" if absent). */
+void meta_cpu_model(char *buf, size_t len);
+/* git rev-parse HEAD of the source tree at run time, else the commit the
+ * binary was built from, into buf. */
+void meta_git_commit(char *buf, size_t len);
+
+/* What identifies the binary's build: version, commit at configure time,
+ * compiler and flags.  A resumed sweep must come from the same build. */
+const char *meta_build_id(void);
+/* 0 if DIR has no meta.json or one with this build id; else RBD_EINVAL
+ * with a message naming both builds. */
+int meta_check_same_build(const char *dir);
+
+/* Writes DIR/meta.json atomically.  An existing meta.json's invocations
+ * are kept, so a resumed run records every command that added rows.
+ * extra (may be NULL) is merged in (e.g. counters, pinning). */
+int meta_write(const char *dir, const char *cmdline, json_t *extra);
+
+/* The method options a run used (sweep_config's minv, fdsva_crossover with
+ * the built-in default resolved), as a new JSON object. */
+#include "plan/sweepconf.h"
+json_t *meta_method_options(const sweep_config *c);
+
+#endif

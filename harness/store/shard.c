@@ -1,0 +1,198 @@
+/* Shard partition and the merge of shard results (shard.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "rbdiff/rbd.h"
+#include "store/atomicio.h"
+#include "store/results.h"
+#include "store/shard.h"
+
+int shard_parse(const char *s, shard_spec *sh)
+{
+    int k, n, used = 0;
+    if (sscanf(s, "%d/%d%n", &k, &n, &used) != 2 || s[used] || n < 1 || k < 1 || k > n)
+        return rbd_fail(RBD_EINVAL, "--shard %s: expected K/N with 1 <= K <= N (e.g. 2/8)", s);
+    sh->k = k;
+    sh->n = n;
+    return RBD_OK;
+}
+
+int shard_owns(const shard_spec *sh, long cell)
+{
+    return sh->n <= 1 || cell % sh->n == sh->k - 1;
+}
+
+/* ------------------------------------------------------------------ merge */
+
+
+typedef struct {
+    const results_table *kind;
+    csvlog *in;             /* one per input dir (nrows 0 when absent) */
+    int nin;
+} table_join;
+
+/* Key of row r equals the key of an earlier row (in earlier inputs or
+ * earlier in this one). */
+static int seen_before(const table_join *j, int d, int r)
+{
+    const char *const *key = (const char *const *)j->in[d].rows[r];
+    for (int e = 0; e <= d; e++) {
+        const csvlog *t = &j->in[e];
+        int upto = e == d ? r : t->nrows;
+        for (int q = 0; q < upto; q++) {
+            int same = 1;
+            for (int c = 0; c < j->kind->nkey && same; c++) same = !strcmp(t->rows[q][c], key[c]);
+            if (same) return 1;
+        }
+    }
+    return 0;
+}
+
+static int write_join(FILE *f, void *p)
+{
+    const table_join *j = p;
+    for (int c = 0; c < j->kind->ncols; c++) {
+        if (c) fputc(',', f);
+        csv_write_field(f, j->kind->cols[c].name);
+    }
+    fputc('\n', f);
+    for (int d = 0; d < j->nin; d++)
+        for (int r = 0; r < j->in[d].nrows; r++) {
+            if (seen_before(j, d, r)) continue;
+            for (int c = 0; c < j->kind->ncols; c++) {
+                if (c) fputc(',', f);
+                csv_write_field(f, j->in[d].rows[r][c]);
+            }
+            fputc('\n', f);
+        }
+    return ferror(f) ? rbd_fail(RBD_EIO, "write error") : RBD_OK;
+}
+
+/* Joins one table over the inputs into out; *present = 1 if any input has it. */
+static int merge_table(const results_table *k, const char *out, char *const *dirs, int ndirs, int *present,
+                       int *bad_input)
+{
+    table_join j = { k, calloc((size_t)ndirs, sizeof(csvlog)), ndirs };
+    if (!j.in) return rbd_fail(RBD_ENOMEM, "out of memory");
+    int rc = RBD_OK;
+    *present = 0;
+    for (int d = 0; d < ndirs && !rc; d++) {
+        char *p = results_path(dirs[d], k->file);
+        if (!p) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); break; }
+        if (csvlog_exists(p)) {
+            *present = 1;
+            rc = csvlog_read(&j.in[d], p, k->cols, k->ncols, k->nkey);
+            *bad_input = rc != RBD_OK && rc != RBD_ENOMEM;
+        }
+        free(p);
+    }
+    if (!rc && *present) {
+        char *p = results_path(out, k->file);
+        rc = p ? atomic_write(p, write_join, &j) : rbd_fail(RBD_ENOMEM, "out of memory");
+        free(p);
+    }
+    for (int d = 0; d < ndirs; d++) csvlog_close(&j.in[d]);
+    free(j.in);
+    return rc;
+}
+
+static json_t *load_meta(const char *dir)
+{
+    char *p = results_path(dir, "meta.json");
+    json_t *m = p ? json_load_file(p, 0, NULL) : NULL;
+    free(p);
+    return m;
+}
+
+int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline, int *bad_input)
+{
+    *bad_input = 1;
+    if (ndirs < 1) return rbd_fail(RBD_EINVAL, "merge: no input directories");
+    json_t **meta = calloc((size_t)ndirs, sizeof *meta);
+    if (!meta) return rbd_fail(RBD_ENOMEM, "out of memory");
+    int rc = RBD_OK;
+    for (int d = 0; d < ndirs && !rc; d++) {
+        struct stat st;
+        if (stat(dirs[d], &st) != 0 || !S_ISDIR(st.st_mode))
+            rc = rbd_fail(RBD_EIO, "merge: %s is not a results directory", dirs[d]);
+        else if (!(meta[d] = load_meta(dirs[d])))
+            rc = rbd_fail(RBD_EPARSE, "merge: %s/meta.json is missing or not JSON", dirs[d]);
+    }
+    /* shards of one sweep come from one binary; mixing builds would put
+     * different compilers' numbers in one table */
+    const char *id0 = rc ? NULL : json_string_value(json_object_get(meta[0], "build_id"));
+    for (int d = 1; d < ndirs && !rc && !force; d++) {
+        const char *id = json_string_value(json_object_get(meta[d], "build_id"));
+        if (!id0 || !id || strcmp(id0, id))
+            rc = rbd_fail(RBD_EINVAL, "merge: %s comes from build '%s' but %s from '%s'; use --force to merge anyway",
+                          dirs[d], id ? id : "?", dirs[0], id0 ? id0 : "?");
+    }
+    char *tout = rc ? NULL : results_path(out, TIMINGS_CSV);
+    if (!rc && !tout) rc = rbd_fail(RBD_ENOMEM, "out of memory");
+    if (!rc && access(tout, F_OK) == 0)
+        rc = rbd_fail(RBD_EINVAL, "merge: %s already exists; merge into a new directory", tout);
+    /* every input table read once before anything is written: a malformed
+     * one is refused without leaving OUT behind */
+    int have_timings = 0;
+    for (int k = 0; results_tables[k].file && !rc; k++)
+        for (int d = 0; d < ndirs && !rc; d++) {
+            char *p = results_path(dirs[d], results_tables[k].file);
+            csvlog t;
+            memset(&t, 0, sizeof t);
+            if (!p) rc = rbd_fail(RBD_ENOMEM, "out of memory");
+            else if (csvlog_exists(p)) {
+                have_timings |= k == 0;
+                rc = csvlog_read(&t, p, results_tables[k].cols, results_tables[k].ncols, results_tables[k].nkey);
+                csvlog_close(&t);
+            }
+            free(p);
+        }
+    if (!rc && !have_timings) rc = rbd_fail(RBD_EINVAL, "merge: no input has a %s", TIMINGS_CSV);
+    if (!rc) *bad_input = 0;   /* from here on a failure is the run's, unless an input table is malformed */
+    if (!rc) rc = results_prepare_dir(out);
+    for (int k = 0; results_tables[k].file && !rc; k++) {
+        int present = 0;
+        rc = merge_table(&results_tables[k], out, dirs, ndirs, &present, bad_input);
+    }
+    if (!rc) {
+        /* derived files from the merged table, as the sweep makes them */
+        timing_row *rows = NULL;
+        int n = 0;
+        char *gb = results_path(out, "benchmarks.json");
+        rc = timing_rows_load(out, &rows, &n);
+        if (!rc) rc = report_write_tables(out, rows, n);
+        if (!rc) rc = gb ? gbench_write(gb, rows, n, cmdline) : rbd_fail(RBD_ENOMEM, "out of memory");
+        free(gb);
+        free(rows);
+    }
+    if (!rc) {
+        json_t *m = json_deep_copy(meta[0]), *shards = json_array();
+        for (int d = 0; d < ndirs; d++) {
+            json_t *s = json_pack("{s:s}", "dir", dirs[d]);
+            static const char *keys[] = { "build_id", "shard", "date", "hostname", "compiler", "flags", "cpu_model",
+                                          "git_commit", "invocations" };
+            for (size_t q = 0; q < sizeof keys / sizeof *keys; q++) {
+                json_t *v = json_object_get(meta[d], keys[q]);
+                if (v) json_object_set(s, keys[q], v);
+            }
+            json_array_append_new(shards, s);
+        }
+        json_object_del(m, "shard");
+        json_object_del(m, "invocations");
+        json_object_set_new(m, "shards", shards);
+        json_object_set_new(m, "merged_by", json_string(cmdline ? cmdline : ""));
+        json_object_set_new(m, "merge_forced", json_boolean(force));
+        char *mp = results_path(out, "meta.json");
+        rc = mp ? atomic_write_json(mp, m) : rbd_fail(RBD_ENOMEM, "out of memory");
+        free(mp);
+        json_decref(m);
+    }
+    free(tout);
+    for (int d = 0; d < ndirs; d++) json_decref(meta[d]);
+    free(meta);
+    if (rc == RBD_ENOMEM) *bad_input = 0;   /* the machine's, not the input's */
+    return rc;
+}
