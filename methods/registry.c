@@ -10,6 +10,7 @@ extern const rbd_method rbd_method_id_fd, rbd_method_id_cs, rbd_method_rneacr, r
 extern const rbd_method rbd_method_fd_fd, rbd_method_fd_cs, rbd_method_abacr, rbd_method_fdcr, rbd_method_fdcr_forces, rbd_method_pin26_fd,
     rbd_method_fdsva_dmm, rbd_method_fdsva_dmm_loop, rbd_method_fdsva_dmm_sparse, rbd_method_fdsva_aza, rbd_method_fdsva_factored, rbd_method_fdsva_1pass,
     rbd_method_fdsva_forces, rbd_method_fdsva;
+extern const rbd_method rbd_method_id2_fd, rbd_method_fd2_fd;
 
 const rbd_method *const rbd_methods[] = {
     &rbd_method_id_fd,
@@ -36,6 +37,12 @@ const rbd_method *const rbd_methods[] = {
     NULL
 };
 
+const rbd_method *const rbd_so_methods[] = {
+    &rbd_method_id2_fd,
+    &rbd_method_fd2_fd,
+    NULL
+};
+
 int rbd_method_count(void)
 {
     int n = 0;
@@ -47,6 +54,8 @@ const rbd_method *rbd_method_find(const char *name)
 {
     for (int k = 0; rbd_methods[k]; k++)
         if (!strcmp(rbd_methods[k]->name, name)) return rbd_methods[k];
+    for (int k = 0; rbd_so_methods[k]; k++)
+        if (!strcmp(rbd_so_methods[k]->name, name)) return rbd_so_methods[k];
     return NULL;
 }
 
@@ -140,5 +149,16 @@ const rbd_base_algo *rbd_base_algo_find(const char *name)
 
 const char *rbd_output_name(rbd_output o)
 {
-    return o == RBD_ID_DERIVS ? "ID" : o == RBD_FD_DERIVS ? "FD" : "?";
+    return o == RBD_ID_DERIVS ? "ID" : o == RBD_FD_DERIVS ? "FD" : o == RBD_ID_SO_DERIVS ? "ID2"
+         : o == RBD_FD_SO_DERIVS ? "FD2" : "?";
+}
+
+int rbd_output_is_id(rbd_output o)
+{
+    return o == RBD_ID_DERIVS || o == RBD_ID_SO_DERIVS;
+}
+
+int rbd_output_order(rbd_output o)
+{
+    return o == RBD_ID_SO_DERIVS || o == RBD_FD_SO_DERIVS ? 2 : 1;
 }
