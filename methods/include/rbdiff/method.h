@@ -101,7 +101,8 @@ int rbd_method_count(void);
  * RBD_FD_SO_DERIVS).  A list of their own: the first-order sweeps, the
  * timing tables and the tests that iterate rbd_methods stay as they are. */
 extern const rbd_method *const rbd_so_methods[];
-/* Either list, by name. */
+/* The method of that name, from either list; NULL for an unknown name, with
+ * rbd_last_error() naming the nearest registered names. */
 const rbd_method *rbd_method_find(const char *name);
 /* 0 if the method supports every joint of the model, else RBD_ENOTSUP with a
  * message naming the joint. */
