@@ -45,8 +45,8 @@ static int fcs_init(const rbd_model *m, const rbd_options *o, void **out)
     if (rc) return rc;
     rbd_options def;
     if (!o) { rbd_options_default(&def); o = &def; }
-    if (!(o->cs_step > 0) || o->cs_step > 1e-3)
-        return rbd_fail(RBD_EINVAL, "fd-cs: complex step h = %g must be in (0, 1e-3]", o->cs_step);
+    if (!(o->cs_step > 0) || o->cs_step > RBD_CS_STEP_MAX)
+        return rbd_fail(RBD_EINVAL, "fd-cs: complex step h = %g must be in (0, %g]", o->cs_step, RBD_CS_STEP_MAX);
     rbd_arena a = { 0 };
     fcs_ws sizing, *w;
     carve(&sizing, &a, m);
