@@ -22,7 +22,7 @@ static void read_holder(int fd, char *buf, size_t len)
 }
 
 /* "pid P on host H: COMMAND, since DATE" */
-static int write_holder(int fd, const char *path, const char *cmdline)
+static int write_holder(int fd, const char *dir, const char *cmdline)
 {
     char host[256] = "unknown", date[64], line[4400];
     gethostname(host, sizeof host - 1);
@@ -34,7 +34,7 @@ static int write_holder(int fd, const char *path, const char *cmdline)
                      cmdline ? cmdline : "rbdiff", date);
     if (n >= (int)sizeof line) n = (int)sizeof line - 1;
     if (ftruncate(fd, 0) != 0 || pwrite(fd, line, (size_t)n, 0) != n || fsync(fd) != 0)
-        return rbd_fail(RBD_EIO, "%s: cannot write: %s", path, strerror(errno));
+        return rbd_fail(RBD_EIO, "results directory '%s' is not writable: %s", dir, strerror(errno));
     return RBD_OK;
 }
 
@@ -76,7 +76,7 @@ int results_lock_take(results_lock *lk, const char *dir, const char *cmdline)
     for (int tries = 0; tries < 100; tries++) {
         int fd = open(lk->path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
         if (fd < 0) {
-            int rc = rbd_fail(RBD_EIO, "%s: cannot create the lock: %s", lk->path, strerror(errno));
+            int rc = rbd_fail(RBD_EIO, "results directory '%s' is not writable: %s", dir, strerror(errno));
             results_lock_release(lk, 1);
             return rc;
         }
@@ -98,7 +98,7 @@ int results_lock_take(results_lock *lk, const char *dir, const char *cmdline)
             fprintf(stderr, "rbdiff: %s: taking over a stale lock (%s%s)\n", dir, text,
                     holder_dead(text) ? ": that process is gone" : ": the lock was free");
         lk->fd = fd;
-        int rc = write_holder(fd, lk->path, cmdline);
+        int rc = write_holder(fd, dir, cmdline);
         if (rc) results_lock_release(lk, 1);
         return rc;
     }
