@@ -75,6 +75,9 @@ void valid_method_names(char *buf, size_t len)
     for (int k = 0; rbd_methods[k]; k++)
         used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? ", " : "",
                                  rbd_methods[k]->name);
+    for (int k = 0; rbd_so_methods[k]; k++)
+        used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? ", " : "",
+                                 rbd_so_methods[k]->name);
     for (int k = 0; rbd_base_algos[k].name; k++)
         used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? ", " : "",
                                  rbd_base_algos[k].name);
@@ -323,6 +326,7 @@ static int set_peers(sweep_config *c, const char *v, const char *where)
     char tok[64];
     const char *s = v;
     reset_strs(&c->peers, &c->npeers);
+    c->peers_named = 0;
     if (!strcmp(v, "none")) return RBD_OK;
     if (!strcmp(v, "all")) {
         for (int k = 0; peer_known[k]; k++)
@@ -337,6 +341,7 @@ static int set_peers(sweep_config *c, const char *v, const char *where)
         if (!rc) rc = push_str(&c->peers, &c->npeers, tok);
         if (rc) return rc;
     }
+    c->peers_named = 1;
     return c->npeers ? RBD_OK : rbd_fail(RBD_EPARSE, "%s: peers: empty list (or 'none')", where);
 }
 
