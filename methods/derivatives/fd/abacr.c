@@ -31,6 +31,7 @@
 #define SP(name) sp_##name
 #define SPT(name) sp_##name
 #include "dynamics/aba_tpl.h"
+#include "derivatives/vec.h"
 
 typedef double vec6[6];
 enum { SEED_Q, SEED_V, SEED_TAU };
@@ -87,11 +88,6 @@ static int ab_init(const rbd_model *m, const rbd_options *o, void **out)
     return RBD_OK;
 }
 
-static inline double dot6(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
-}
-
 /* The ABA quantities the tangent passes need beyond rbd_data. */
 static void prepare(ab_ws *w, const double *qd)
 {
@@ -119,7 +115,7 @@ static void prepare(ab_ws *w, const double *qd)
         if (p >= 0) sp_xform_motion(&d->Xup[k], d->a[p], w->ap[k]);
         else sp_xform_motion(&d->Xup[k], m->a0, w->ap[k]);
         for (int r = 0; r < 6; r++) w->apre[k][r] = w->ap[k][r] + d->c[k][r];
-        for (int l = 0; l < n; l++) w->y0[v0 + l] = d->u[v0 + l] - dot6(d->U[v0 + l], w->apre[k]);
+        for (int l = 0; l < n; l++) w->y0[v0 + l] = d->u[v0 + l] - rbd_dot6(d->U[v0 + l], w->apre[k]);
     }
 }
 
@@ -152,7 +148,7 @@ static void joint_du(ab_ws *w, int k, int kind, int j)
 {
     const rbd_model *m = w->m;
     const int v0 = m->idx_v[k];
-    for (int l = 0; l < m->nv_of[k]; l++) w->du[v0 + l] = -dot6(m->S + 6 * (v0 + l), w->dpA[k]);
+    for (int l = 0; l < m->nv_of[k]; l++) w->du[v0 + l] = -rbd_dot6(m->S + 6 * (v0 + l), w->dpA[k]);
     if (kind == SEED_TAU && j >= v0 && j < v0 + m->nv_of[k]) w->du[j] += 1;
 }
 
@@ -172,7 +168,7 @@ static void ancestor_inertia(ab_ws *w, int k, double dIa[36], double dpa[6])
             w->dU[v0 + l][r] = s;
         }
     for (int a = 0; a < n; a++)
-        for (int l = 0; l < n; l++) dD[n * a + l] = dot6(S + 6 * a, w->dU[v0 + l]);
+        for (int l = 0; l < n; l++) dD[n * a + l] = rbd_dot6(S + 6 * a, w->dU[v0 + l]);
     for (int a = 0; a < n; a++)                 /* d D^-1 = -D^-1 d D D^-1 */
         for (int l = 0; l < n; l++) {
             double s = 0;
@@ -316,8 +312,8 @@ static void tangent_column(ab_ws *w, int kind, int j, double *col)
             for (int r = 0; r < 6; r++) da[r] += w->dc[k][r];
         const int hU = w->hasU[k] == st;
         for (int l = 0; l < n; l++) {
-            double s = (isaff ? w->du[v0 + l] : 0) - dot6(d->U[v0 + l], da);
-            if (hU) s -= dot6(w->dU[v0 + l], w->apre[k]);
+            double s = (isaff ? w->du[v0 + l] : 0) - rbd_dot6(d->U[v0 + l], da);
+            if (hU) s -= rbd_dot6(w->dU[v0 + l], w->apre[k]);
             y[l] = s;
         }
         const double *Dinv = d->Dinv + 36 * k, *dDinv = w->dDinv + 36 * k;
