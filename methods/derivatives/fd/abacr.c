@@ -210,32 +210,14 @@ static void ancestor_inertia(ab_ws *w, int k, double dIa[36], double dpa[6])
     }
 }
 
-/* Column j of the derivative w.r.t. the seed (kind, j) into col. */
-static void tangent_column(ab_ws *w, int kind, int j, double *col)
+/* Pass 2 of the seed's subtree (a tau seed: its body b alone), leaves
+ * first: d pa of each body carried to its parent, and at b the terms of
+ * d Xup (a q seed) that reach the ancestors. */
+static void pass2_subtree(ab_ws *w, int kind, int j, int b, int e)
 {
     const rbd_model *m = w->m;
     const rbd_data *d = w->d;
-    const int b = m->dof_body[j], e = m->subtree_end[b];
     const double *Sj = m->S + 6 * j;
-    if (++w->stamp == 0) {                      /* wrapped: forget every mark */
-        memset(w->aff, 0, sizeof(unsigned) * (size_t)m->nb);
-        memset(w->hasU, 0, sizeof(unsigned) * (size_t)m->nb);
-        memset(w->nz, 0, sizeof(unsigned) * (size_t)m->nb);
-        w->stamp = 1;
-    }
-    const unsigned st = w->stamp;
-    /* pass 1 */
-    if (kind == SEED_TAU) {
-        memset(w->dpA[b], 0, sizeof(vec6));
-        memset(w->dc[b], 0, sizeof(vec6));
-        w->aff[b] = st;
-    } else {
-        for (int k = b; k < e; k++) {
-            pass1(w, kind, k, b, Sj);
-            w->aff[k] = st;
-        }
-    }
-    /* pass 2, the seed's subtree (a tau seed: b alone) */
     for (int k = kind == SEED_TAU ? b : e - 1; k >= b; k--) {
         const int v0 = m->idx_v[k], n = m->nv_of[k], p = m->parent[k];
         joint_du(w, k, kind, j);
@@ -270,7 +252,15 @@ static void tangent_column(ab_ws *w, int kind, int j, double *col)
             sp_sym6_to_parent(&d->Xup[k], B, w->dIA[p]);
         }
     }
-    /* pass 2, the ancestors of b */
+}
+
+/* Pass 2 of the ancestors of b, up to the root: their d u, and with a q
+ * seed their d IA (ancestor_inertia), carried to each parent. */
+static void pass2_ancestors(ab_ws *w, int kind, int j, int b)
+{
+    const rbd_model *m = w->m;
+    const rbd_data *d = w->d;
+    const unsigned st = w->stamp;
     for (int k = m->parent[b]; k >= 0; k = m->parent[k]) {
         const int v0 = m->idx_v[k], n = m->nv_of[k], p = m->parent[k];
         w->aff[k] = st;
@@ -293,7 +283,16 @@ static void tangent_column(ab_ws *w, int kind, int j, double *col)
             sp_sym6_to_parent(&d->Xup[k], dIa, w->dIA[p]);
         }
     }
-    /* pass 3 */
+}
+
+/* Pass 3, root to leaves: d a and d qdd of every body the seed reaches
+ * (zero elsewhere) into col. */
+static void pass3(ab_ws *w, int kind, int j, int b, double *col)
+{
+    const rbd_model *m = w->m;
+    const rbd_data *d = w->d;
+    const double *Sj = m->S + 6 * j;
+    const unsigned st = w->stamp;
     for (int k = 0; k < m->nb; k++) {
         const int v0 = m->idx_v[k], n = m->nv_of[k], p = m->parent[k];
         const int have = p >= 0 && w->nz[p] == st, isaff = w->aff[k] == st, seed = kind == SEED_Q && k == b;
@@ -326,6 +325,36 @@ static void tangent_column(ab_ws *w, int kind, int j, double *col)
             for (int r = 0; r < 6; r++) da[r] += m->S[6 * (v0 + l) + r] * col[v0 + l];
         w->nz[k] = st;
     }
+}
+
+/* Column j of the derivative w.r.t. the seed (kind, j) into col: pass 1
+ * over the seed's subtree, then passes 2 and 3. */
+static void tangent_column(ab_ws *w, int kind, int j, double *col)
+{
+    const rbd_model *m = w->m;
+    const int b = m->dof_body[j], e = m->subtree_end[b];
+    const double *Sj = m->S + 6 * j;
+    if (++w->stamp == 0) {                      /* wrapped: forget every mark */
+        memset(w->aff, 0, sizeof(unsigned) * (size_t)m->nb);
+        memset(w->hasU, 0, sizeof(unsigned) * (size_t)m->nb);
+        memset(w->nz, 0, sizeof(unsigned) * (size_t)m->nb);
+        w->stamp = 1;
+    }
+    const unsigned st = w->stamp;
+    /* pass 1 */
+    if (kind == SEED_TAU) {
+        memset(w->dpA[b], 0, sizeof(vec6));
+        memset(w->dc[b], 0, sizeof(vec6));
+        w->aff[b] = st;
+    } else {
+        for (int k = b; k < e; k++) {
+            pass1(w, kind, k, b, Sj);
+            w->aff[k] = st;
+        }
+    }
+    pass2_subtree(w, kind, j, b, e);
+    pass2_ancestors(w, kind, j, b);
+    pass3(w, kind, j, b, col);
 }
 
 static int ab_eval(void *p, const rbd_state *x, rbd_derivs *out)
