@@ -9,8 +9,9 @@
  *              a_i = a'_i + S_i qdd_i.
  * Columns go AZA_K at a time: every 6-vector becomes a 6 x AZA_K block whose
  * rows are contiguous, so each step is a loop over the block's columns that
- * the compiler vectorises (AZA_K = 4, 8, 16 measured alike with AVX2 at
- * N = 100; 8 kept).
+ * the compiler vectorises (AZA_K = 8: one AVX-512 register or two AVX2
+ * ones per row; 4 and 16 timed alike, methods/README.md, "Figures that
+ * were code comments").
  * Revolute joints about z take the S = e_z shortcut.
  */
 #include <stdlib.h>

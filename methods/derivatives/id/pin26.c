@@ -58,10 +58,11 @@ static int pin_init(const rbd_model *m, const rbd_options *o, void **out)
 }
 
 /* The ancestor loop (pin_backward) computes its two outputs as one 2-vector
- * (vec.h): 12 FMAs per entry pair instead of 24: 1-5% less time for pin26 on
- * bf = 2, 5 at N = 100, 20% on a chain of 100 (AMD EPYC Zen 4); the same
- * means idsva's pair products (idsva_pairs.h) use, so the comparison stays
- * about the order. */
+ * (vec.h): 12 FMAs per entry pair instead of 24.  idsva's pair products
+ * (idsva_pairs.h) use the same means, so that pin26 against idsva compares
+ * the order of the loops (the IDSVA paper's point), not their
+ * vectorisation (what it saves: methods/README.md, "Figures that were code
+ * comments"). */
 
 /* The backward pass after rbd_idg_forward filled w->g. */
 static void pin_backward(void *p, double *restrict tau, double *restrict dq, double *restrict dv)
