@@ -8,23 +8,13 @@
 #include "report/report_accuracy.h"
 #include "report/report_ratios.h"
 #include "store/results.h"
+#include "store/timing_index.h"
 
 typedef struct {
     const timing_row *rows;
     int n;
     const char *dir;
 } tables_ctx;
-
-static int cmp_int(const void *a, const void *b)
-{
-    return *(const int *)a - *(const int *)b;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Method names in order of first appearance. */
 static int methods_of(const timing_row *rows, int n, const char **out)
@@ -92,88 +82,94 @@ static void write_rates(FILE *f, const timing_row *rows, int n)
     }
 }
 
-static int write_tables(FILE *f, void *p)
+/* One table per bf: N rows (ascending) x method columns; x->by_bnm holds
+ * the autoTree rows sorted by bf, N, method. */
+static void bf_tables(FILE *f, const timing_index *x, const char **meth, int nm)
 {
-    const tables_ctx *c = p;
-    const char **meth = malloc(sizeof *meth * (size_t)(c->n + 1));
-    double *bfs = malloc(sizeof *bfs * (size_t)(c->n + 1));
-    int *Ns = malloc(sizeof *Ns * (size_t)(c->n + 1));
-    if (!meth || !bfs || !Ns) { free(meth); free(bfs); free(Ns); return rbd_fail(RBD_ENOMEM, "out of memory"); }
-    int nm = methods_of(c->rows, c->n, meth), nbf = 0, others = 0;
-    for (int k = 0; k < c->n; k++) {
-        if (!isfinite(c->rows[k].bf)) { others = 1; continue; }
-        int j = 0;
-        while (j < nbf && bfs[j] != c->rows[k].bf) j++;
-        if (j == nbf) bfs[nbf++] = c->rows[k].bf;
-    }
-    qsort(bfs, (size_t)nbf, sizeof *bfs, cmp_double);
-    if (c->n) fputs("# Timings: median microseconds per call\n\n"
-          "Median over the timed batches of the wall time per call (timings.csv has min, quartiles and "
-          "counters). autoTree models with the skew and taper in timings.csv.\n", f);
-    for (int b = 0; b < nbf; b++) {
-        int nN = 0;
-        for (int k = 0; k < c->n; k++) {
-            if (c->rows[k].bf != bfs[b]) continue;
-            int j = 0;
-            while (j < nN && Ns[j] != c->rows[k].N) j++;
-            if (j == nN) Ns[nN++] = c->rows[k].N;
-        }
-        qsort(Ns, (size_t)nN, sizeof *Ns, cmp_int);
-        fprintf(f, "\n## bf = %g%s\n\n| N |", bfs[b], bfs[b] == 1 ? " (serial chain)" : "");
+    for (int s = 0; s < x->nb;) {
+        double bf = x->by_bnm[s]->bf;
+        int e = s;
+        while (e < x->nb && x->by_bnm[e]->bf == bf) e++;
+        fprintf(f, "\n## bf = %g%s\n\n| N |", bf, bf == 1 ? " (serial chain)" : "");
         for (int m = 0; m < nm; m++) fprintf(f, " %s |", meth[m]);
         fputs("\n|---:|", f);
         for (int m = 0; m < nm; m++) fputs("---:|", f);
         fputc('\n', f);
-        for (int i = 0; i < nN; i++) {
-            fprintf(f, "| %d |", Ns[i]);
-            for (int m = 0; m < nm; m++) {
-                const timing_row *hit = NULL;
-                for (int k = 0; k < c->n && !hit; k++)
-                    if (c->rows[k].bf == bfs[b] && c->rows[k].N == Ns[i] && !strcmp(c->rows[k].method, meth[m]))
-                        hit = &c->rows[k];
-                cell(f, hit);
-            }
+        for (int k = s; k < e; k++) {
+            int N = x->by_bnm[k]->N;
+            if (k > s && x->by_bnm[k - 1]->N == N) continue;
+            fprintf(f, "| %d |", N);
+            for (int m = 0; m < nm; m++) cell(f, timing_index_find_bnm(x, bf, N, meth[m]));
             fputc('\n', f);
         }
+        s = e;
     }
-    if (others) {
-        /* the columns of the methods timed on these models (robot_methods may leave most out) */
-        int no = 0;
-        for (int m = 0; m < nm; m++) {
-            int any = 0;
-            for (int k = 0; k < c->n && !any; k++) any = !isfinite(c->rows[k].bf) && !strcmp(c->rows[k].method, meth[m]);
-            if (any) meth[no++] = meth[m];
-        }
-        nm = no;
-        fputs("\n## Other models\n\n| model | nq | nv |", f);
-        for (int m = 0; m < nm; m++) fprintf(f, " %s |", meth[m]);
-        fputs("\n|---|---:|---:|", f);
-        for (int m = 0; m < nm; m++) fputs("---:|", f);
+}
+
+static int cmp_model_pos(const void *pa, const void *pb)
+{
+    const timing_row *a = *(const timing_row *const *)pa, *b = *(const timing_row *const *)pb;
+    int c = strcmp(a->model, b->model);
+    return c ? c : (a > b) - (a < b);
+}
+
+/* The other models (robots, URDFs), one row each in order of first
+ * appearance, the columns of the methods timed on them (robot_methods may
+ * leave most out). */
+static int other_table(FILE *f, const tables_ctx *c, const timing_index *x, const char **meth, int nm)
+{
+    const timing_row **o = malloc(sizeof *o * ((size_t)c->n + 1));
+    char *first = calloc((size_t)c->n + 1, 1), *timed = calloc((size_t)nm + 1, 1);
+    if (!o || !first || !timed) { free(o); free(first); free(timed); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    int no = 0;
+    for (int k = 0; k < c->n; k++)
+        if (!isfinite(c->rows[k].bf)) o[no++] = &c->rows[k];
+    qsort(o, (size_t)no, sizeof *o, cmp_model_pos);
+    for (int k = 0; k < no; k++)
+        if (!k || strcmp(o[k - 1]->model, o[k]->model)) first[o[k] - c->rows] = 1;
+    for (int k = 0; k < no; k++)
+        for (int m = 0; m < nm; m++) timed[m] |= !strcmp(o[k]->method, meth[m]);
+    int nt = 0;
+    for (int m = 0; m < nm; m++)
+        if (timed[m]) meth[nt++] = meth[m];
+    fputs("\n## Other models\n\n| model | nq | nv |", f);
+    for (int m = 0; m < nt; m++) fprintf(f, " %s |", meth[m]);
+    fputs("\n|---|---:|---:|", f);
+    for (int m = 0; m < nt; m++) fputs("---:|", f);
+    fputc('\n', f);
+    for (int k = 0; k < c->n; k++) {
+        const timing_row *r = &c->rows[k];
+        if (!first[k]) continue;
+        fprintf(f, "| %s | %d | %d |", r->model, r->nq, r->nv);
+        for (int m = 0; m < nt; m++) cell(f, timing_index_find(x, meth[m], r->model));
         fputc('\n', f);
-        for (int k = 0; k < c->n; k++) {
-            const timing_row *r = &c->rows[k];
-            if (isfinite(r->bf)) continue;
-            int seen = 0;
-            for (int j = 0; j < k && !seen; j++) seen = !isfinite(c->rows[j].bf) && !strcmp(c->rows[j].model, r->model);
-            if (seen) continue;
-            fprintf(f, "| %s | %d | %d |", r->model, r->nq, r->nv);
-            for (int m = 0; m < nm; m++) {
-                const timing_row *hit = NULL;
-                for (int j = 0; j < c->n && !hit; j++)
-                    if (!isfinite(c->rows[j].bf) && !strcmp(c->rows[j].model, r->model) &&
-                        !strcmp(c->rows[j].method, meth[m]))
-                        hit = &c->rows[j];
-                cell(f, hit);
-            }
-            fputc('\n', f);
-        }
     }
-    free(meth); free(bfs); free(Ns);
+    free(o);
+    free(first);
+    free(timed);
+    return RBD_OK;
+}
+
+static int write_tables(FILE *f, void *p)
+{
+    const tables_ctx *c = p;
+    const char **meth = malloc(sizeof *meth * (size_t)(c->n + 1));
+    timing_index x;
+    if (!meth || timing_index_build(c->rows, c->n, &x)) { free(meth); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    int nm = methods_of(c->rows, c->n, meth), rc = RBD_OK;
+    if (c->n) fputs("# Timings: median microseconds per call\n\n"
+          "Median over the timed batches of the wall time per call (timings.csv has min, quartiles and "
+          "counters). autoTree models with the skew and taper in timings.csv.\n", f);
+    bf_tables(f, &x, meth, nm);
+    if (x.nb < c->n) rc = other_table(f, c, &x, meth, nm);
+    timing_index_free(&x);
+    free(meth);
+    if (rc) return rc;
     report_ratios(f, c->rows, c->n);
     /* the accuracy audit's summary, when the run has one */
     csvlog acc;
     int present = 0;
-    int rc = accuracy_read(c->dir, &acc, &present);
+    rc = accuracy_read(c->dir, &acc, &present);
     if (rc) return rc;
     if (present) {
         csvlog cond;
