@@ -22,6 +22,8 @@ static const cli_command commands[] = {
     { "merge", "join the results of sweep shards into one set", cmd_merge },
     { "pack", "a results directory as committed: raw samples gzipped, rebuildable files dropped", cmd_pack },
     { "run", "evaluate a method C times, untimed (for valgrind, perf)", cmd_run },
+    { "pair", "several builds timed in the same rounds, fail on a regression", cmd_pair },
+    { "worker", "the measuring process rbdiff pair starts in each build", cmd_worker },
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

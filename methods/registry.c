@@ -43,10 +43,49 @@ int rbd_method_count(void)
     return n;
 }
 
+/* Edit distance (insertions, deletions, substitutions) between a and the
+ * first 63 characters of b: what makes "fdsva_dmm" point at "fdsva-dmm". */
+static int edit_distance(const char *a, const char *b)
+{
+    int row[64], nb = 0;
+    while (nb < 63 && b[nb]) nb++;
+    for (int j = 0; j <= nb; j++) row[j] = j;
+    for (int i = 1; a[i - 1]; i++) {
+        int diag = row[0];
+        row[0] = i;
+        for (int j = 1; j <= nb; j++) {
+            int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[nb];
+}
+
+/* An unknown name sets rbd_last_error(), naming the registered methods at
+ * the smallest edit distance, so a typo is one message away from its fix. */
 const rbd_method *rbd_method_find(const char *name)
 {
+    if (!name) {
+        rbd_fail(RBD_EINVAL, "rbd_method_find: null name");
+        return NULL;
+    }
     for (int k = 0; rbd_methods[k]; k++)
         if (!strcmp(rbd_methods[k]->name, name)) return rbd_methods[k];
+    int best = 1 << 30;
+    for (int k = 0; rbd_methods[k]; k++) {
+        int d = edit_distance(rbd_methods[k]->name, name);
+        if (d < best) best = d;
+    }
+    char near[256] = "";
+    for (int k = 0; rbd_methods[k]; k++)
+        if (edit_distance(rbd_methods[k]->name, name) == best && strlen(near) + strlen(rbd_methods[k]->name) + 3 < sizeof near) {
+            if (near[0]) strcat(near, ", ");
+            strcat(near, rbd_methods[k]->name);
+        }
+    rbd_fail(RBD_EINVAL, "no method '%s' (nearest: %s; rbdiff methods lists them all)", name, near);
     return NULL;
 }
 

@@ -40,6 +40,8 @@ int cmd_anchors(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_pair(int argc, char **argv);
+int cmd_worker(int argc, char **argv);
 
 /* "rbdiff <cmd>: <message>\n" on stderr; returns code, so
  * `return cli_error(cmd, EXIT_USAGE, ...)` reads naturally. */

@@ -228,7 +228,7 @@ int cmd_sweep(int argc, char **argv)
     if (c.nN && !c.nbf && sweep_config_set(&c, "bf", "1", "--bf")) { cli_lib_error("sweep", 0); goto done; }
     if (bench_targets(&c, &tg, &ntg) || bench_models(&c, &bm, &nbm)) { cli_lib_error("sweep", 0); goto done; }
     if (bench_peers_open("sweep", &c, &peers, &npeers) || bench_add_peer_targets(&tg, &ntg, peers, npeers)) {
-        cli_lib_error("sweep", 0);
+        status = cli_lib_error("sweep", EXIT_FAIL);
         goto done;
     }
     /* robot_methods' PEER.FUNCTION names: the peer must be one rbdiff knows,

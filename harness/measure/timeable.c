@@ -27,6 +27,8 @@ typedef struct {
     void *ws;                    /* method workspace */
     const rbd_base_algo *algo;
     rbd_data *data;              /* base algorithm scratch */
+    int slow_every;              /* RBD_TEST_SLOW_METHOD: every n-th call twice */
+    long ncalls;
 } tctx;
 
 static void ctx_free(void *p)
@@ -73,7 +75,13 @@ static int call_method(void *p, int k)
     tctx *c = p;
     rbd_state x = { c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv, c->a + (size_t)k * c->nv,
                     c->tau + (size_t)k * c->nv };
-    return c->meth->eval(c->ws, &x, &c->d);
+    int rc = c->meth->eval(c->ws, &x, &c->d);
+#ifdef RBD_TEST_SLOW_METHOD
+    /* the test-only slow-down (CMakeLists.txt): RBD_TEST_SLOW_PCT % more of
+     * the method's own work, to measure the power of `rbdiff pair` */
+    if (!rc && c->slow_every && ++c->ncalls % c->slow_every == 0) rc = c->meth->eval(c->ws, &x, &c->d);
+#endif
+    return rc;
 }
 
 static int check_method(void *p, int k)
@@ -116,6 +124,10 @@ int timeable_method(const rbd_method *meth, const rbd_model *m, const rbd_option
     c->d.dqdd_dv = c->d.dtau_dv;
     c->d.dqdd_dtau = c->d.dtau_dv + nn;
     c->meth = meth;
+#ifdef RBD_TEST_SLOW_METHOD
+    if (!strcmp(meth->name, RBD_TEST_SLOW_METHOD) && RBD_TEST_SLOW_PCT > 0)
+        c->slow_every = (int)(100.0 / (RBD_TEST_SLOW_PCT + (RBD_TEST_SLOW_PCT <= 0)) + 0.5);
+#endif
     rbd_options o;
     if (opt) o = *opt; else rbd_options_default(&o);
     if ((rc = meth->init(m, &o, &c->ws))) {

@@ -307,6 +307,7 @@ static int set_peers(sweep_config *c, const char *v, const char *where)
     char tok[64];
     const char *s = v;
     reset_strs(&c->peers, &c->npeers);
+    c->peers_named = 0;
     if (!strcmp(v, "none")) return RBD_OK;
     if (!strcmp(v, "all")) {
         for (int k = 0; peer_known[k]; k++)
@@ -320,6 +321,7 @@ static int set_peers(sweep_config *c, const char *v, const char *where)
         int rc = push_str(&c->peers, &c->npeers, tok);
         if (rc) return rc;
     }
+    c->peers_named = 1;
     return c->npeers ? RBD_OK : rbd_fail(RBD_EPARSE, "%s: peers: empty list (or 'none')", where);
 }
 

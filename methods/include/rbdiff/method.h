@@ -64,6 +64,8 @@ typedef struct rbd_method {
 /* NULL-terminated list of every registered method. */
 extern const rbd_method *const rbd_methods[];
 int rbd_method_count(void);
+/* The method of that name; NULL for an unknown name, with rbd_last_error()
+ * naming the nearest registered names. */
 const rbd_method *rbd_method_find(const char *name);
 /* 0 if the method supports every joint of the model, else RBD_ENOTSUP with a
  * message naming the joint. */
