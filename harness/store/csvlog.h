@@ -41,6 +41,8 @@ typedef struct {
     unsigned flags;
 } csv_col;
 
+/* A column of a table read as strings alone (no row struct). */
+#define CSV_COL(name, type) { name, type, 0, 0, NULL, 0 }
 /* Column descriptions of a field f of row struct T. */
 #define CSV_AT(T, f) offsetof(T, f), sizeof(((T *)0)->f)
 #define CSV_COL_STR(name, T, f) { name, CSV_STR, CSV_AT(T, f), NULL, 0 }
