@@ -41,6 +41,19 @@ cp -r "$here/input" "$work/packed"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps(d["benchmarks"], indent=1, sort_keys=True))' \
     "$work/packed/benchmarks.json" > "$out/benchmarks.json"
 
+# a full set as the default sweep made it (results/2026-11-24-default: Fig. 7's
+# crossovers found and unresolved, robots, live peers, packed samples)
+cp -r "$here/input-default" "$work/def"
+"$rbdiff" report "$work/def" >/dev/null
+sed "s#$work/#WORK/#g" "$work/def/report.md" > "$out/default-report.md"
+"$rbdiff" plot "$work/def" >/dev/null 2>&1 || true
+mkdir -p "$out/default-plot-data"
+cp "$work/def/plots/data/"*.dat "$out/default-plot-data/"
+"$rbdiff" anchors "$work/def" >/dev/null 2>&1 || true
+for f in "$work/def/"vs-*.md; do sed "s#$work/#WORK/#g" "$f" > "$out/default-$(basename "$f")"; done
+"$rbdiff" merge "$work/defm" "$work/def" >/dev/null
+cp "$work/defm/tables.md" "$out/default-tables.md"
+
 "$rbdiff" accuracy --N 2,3 --bf 1 --states 2 --methods idsva,rneacr,fdsva,fdsva-aza,fdsva-dmm --base no \
     --out "$work/acc" >/dev/null 2>&1
 cp "$work/acc/accuracy.csv" "$work/acc/conditioning.csv" "$out/" 2>/dev/null || true
@@ -49,7 +62,7 @@ mv "$out/conditioning.csv" "$out/audit-conditioning.csv"
 
 # a new sweep as the input was made; timing columns masked
 "$rbdiff" sweep --N 2,3 --bf 1,2 --methods idsva,rneacr,fdsva,fdsva-aza,fdsva-dmm --base no --batches 3 \
-    --batch-ms 0.2 --warmup-ms 0 --counters no --crossover 'idsva rneacr' --crossover-range 2:4 \
+    --batch-ms 0.2 --warmup-ms 0 --counters no --crossover 'fdsva-aza fdsva-dmm' --crossover-range 2:6 \
     --accuracy-N 2,3 --accuracy-bf 1 --accuracy-states 2 --robots ur5 --out "$work/sweep" >/dev/null 2>&1
 mask() {   # mask FILE COLUMNS...: those columns (by header name) become 'T'
     local f=$1; shift
