@@ -8,6 +8,7 @@
 #include "store/meta.h"
 
 static const cli_command commands[] = {
+    { "advise", "which method for this model: fastest ID and FD within an accuracy, vs the peers", cmd_advise },
     { "methods", "list the registered derivative methods", cmd_methods },
     { "models", "list the model families, describe a model", cmd_models },
     { "eval", "evaluate one method at one state, print its outputs", cmd_eval },

@@ -10,6 +10,7 @@ extern const rbd_method rbd_method_id_fd, rbd_method_id_cs, rbd_method_rneacr, r
 extern const rbd_method rbd_method_fd_fd, rbd_method_fd_cs, rbd_method_abacr, rbd_method_fdcr, rbd_method_fdcr_forces, rbd_method_pin26_fd,
     rbd_method_fdsva_dmm, rbd_method_fdsva_dmm_loop, rbd_method_fdsva_dmm_sparse, rbd_method_fdsva_aza, rbd_method_fdsva_factored, rbd_method_fdsva_1pass,
     rbd_method_fdsva_forces, rbd_method_fdsva;
+extern const rbd_method rbd_method_id2_fd, rbd_method_fd2_fd;
 
 const rbd_method *const rbd_methods[] = {
     &rbd_method_id_fd,
@@ -33,6 +34,12 @@ const rbd_method *const rbd_methods[] = {
     &rbd_method_fdsva_forces,
     &rbd_method_fdsva_1pass,
     &rbd_method_fdsva,
+    NULL
+};
+
+const rbd_method *const rbd_so_methods[] = {
+    &rbd_method_id2_fd,
+    &rbd_method_fd2_fd,
     NULL
 };
 
@@ -74,16 +81,23 @@ const rbd_method *rbd_method_find(const char *name)
     }
     for (int k = 0; rbd_methods[k]; k++)
         if (!strcmp(rbd_methods[k]->name, name)) return rbd_methods[k];
+    for (int k = 0; rbd_so_methods[k]; k++)
+        if (!strcmp(rbd_so_methods[k]->name, name)) return rbd_so_methods[k];
+    const rbd_method *const *lists[2] = { rbd_methods, rbd_so_methods };
     int best = 1 << 30;
-    for (int k = 0; rbd_methods[k]; k++) {
-        int d = edit_distance(rbd_methods[k]->name, name);
-        if (d < best) best = d;
-    }
+    for (int l = 0; l < 2; l++)
+        for (int k = 0; lists[l][k]; k++) {
+            int d = edit_distance(lists[l][k]->name, name);
+            if (d < best) best = d;
+        }
     char near[256] = "";
-    for (int k = 0; rbd_methods[k]; k++)
-        if (edit_distance(rbd_methods[k]->name, name) == best && strlen(near) + strlen(rbd_methods[k]->name) + 3 < sizeof near) {
-            if (near[0]) strcat(near, ", ");
-            strcat(near, rbd_methods[k]->name);
+    for (int l = 0; l < 2; l++)
+        for (int k = 0; lists[l][k]; k++) {
+            const char *nm = lists[l][k]->name;
+            if (edit_distance(nm, name) == best && strlen(near) + strlen(nm) + 3 < sizeof near) {
+                if (near[0]) strcat(near, ", ");
+                strcat(near, nm);
+            }
         }
     rbd_fail(RBD_EINVAL, "no method '%s' (nearest: %s; rbdiff methods lists them all)", name, near);
     return NULL;
@@ -179,5 +193,16 @@ const rbd_base_algo *rbd_base_algo_find(const char *name)
 
 const char *rbd_output_name(rbd_output o)
 {
-    return o == RBD_ID_DERIVS ? "ID" : o == RBD_FD_DERIVS ? "FD" : "?";
+    return o == RBD_ID_DERIVS ? "ID" : o == RBD_FD_DERIVS ? "FD" : o == RBD_ID_SO_DERIVS ? "ID2"
+         : o == RBD_FD_SO_DERIVS ? "FD2" : "?";
+}
+
+int rbd_output_is_id(rbd_output o)
+{
+    return o == RBD_ID_DERIVS || o == RBD_ID_SO_DERIVS;
+}
+
+int rbd_output_order(rbd_output o)
+{
+    return o == RBD_ID_SO_DERIVS || o == RBD_FD_SO_DERIVS ? 2 : 1;
 }

@@ -26,6 +26,7 @@ typedef struct {
     int (*run)(int argc, char **argv);   /* argv[0] is the subcommand name */
 } cli_command;
 
+int cmd_advise(int argc, char **argv);
 int cmd_methods(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
