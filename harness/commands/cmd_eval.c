@@ -27,7 +27,7 @@ static const char help[] =
     "  --out FILE       write there (atomically) instead of stdout\n"
     "  --minv KIND      M^-1 variant of FD methods: analytic, ltdl, lapack\n"
     "  --fd-forward     forward instead of central differences (finite-difference methods)\n"
-    "  --cs-step H      complex step (default 1e-20)\n"
+    "  --cs-step H      complex step, in (0, 1e-3] (default 1e-20)\n"
     "  -h, --help\n\n"
     "Exit status: 0 done (a warning for an ill-conditioned M(q)), 1 the\n"
     "evaluation failed (a singular M(q), a non-finite output, an unwritable\n"
@@ -114,7 +114,8 @@ int cmd_eval(int argc, char **argv)
         case 'F': o.fd_forward = 1; break;
         case 'H':
             if (cli_num("eval", "--cs-step", optarg, &o.cs_step)) return EXIT_USAGE;
-            if (!(o.cs_step > 0)) return cli_error("eval", EXIT_USAGE, "--cs-step: %s must be > 0", optarg);
+            if (!(o.cs_step > 0) || o.cs_step > RBD_CS_STEP_MAX)
+                return cli_error("eval", EXIT_USAGE, "--cs-step: %s is out of range (0, %g]", optarg, RBD_CS_STEP_MAX);
             break;
         case 'M': {
             int k = 0;

@@ -139,8 +139,8 @@ int cmd_time(int argc, char **argv)
             tg[ntg++].dgemm = 1;
         }
     }
+    if (bench_setup("time", &c)) goto done;    /* --pin: refused (2) before the table starts */
     status = EXIT_FAIL;
-    if (bench_setup("time", &c)) goto done;
     pc = bench_counters("time", c.counters);
     rows = calloc((size_t)(ntg * nbm) + 1, sizeof *rows);
     tp = malloc(sizeof *tp * ((size_t)ntg + 1));

@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 #include "measure/timing.h"
 
@@ -161,10 +162,13 @@ int timing_pin_cpu(int cpu)
 {
     cpu_set_t set;
     CPU_ZERO(&set);
-    if (cpu < 0 || cpu >= CPU_SETSIZE) return rbd_fail(RBD_EINVAL, "--pin %d: not a CPU number", cpu);
+    long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+    if (cpu < 0 || cpu >= CPU_SETSIZE || (ncpu > 0 && cpu >= ncpu))
+        return rbd_fail(RBD_EINVAL, "--pin %d: no such CPU (this machine has CPUs 0 to %ld)", cpu, ncpu - 1);
     CPU_SET(cpu, &set);
     if (sched_setaffinity(0, sizeof set, &set) != 0)
-        return rbd_fail(RBD_EINVAL, "--pin %d: sched_setaffinity: %s", cpu, strerror(errno));
+        return rbd_fail(RBD_EINVAL, "--pin %d: this process may not run there (sched_setaffinity: %s)", cpu,
+                        strerror(errno));
     return RBD_OK;
 }
 

@@ -48,8 +48,9 @@ int rbd_perturb_init(const rbd_perturb_fn *fn, const rbd_model *m, const rbd_opt
     if (rc) return rc;
     rbd_options def;
     if (!o) { rbd_options_default(&def); o = &def; }
-    if (fn->scheme == RBD_PERTURB_CS && (!(o->cs_step > 0) || o->cs_step > 1e-3))
-        return rbd_fail(RBD_EINVAL, "%s: complex step h = %g must be in (0, 1e-3]", fn->method->name, o->cs_step);
+    if (fn->scheme == RBD_PERTURB_CS && (!(o->cs_step > 0) || o->cs_step > RBD_CS_STEP_MAX))
+        return rbd_fail(RBD_EINVAL, "%s: complex step h = %g must be in (0, %g]", fn->method->name, o->cs_step,
+                        RBD_CS_STEP_MAX);
     const size_t ny = fn->ny ? fn->ny(m) : (size_t)m->nv;
     rbd_arena a = { 0 };
     pt_ws sizing = { 0 }, *w;

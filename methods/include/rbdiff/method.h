@@ -29,10 +29,14 @@ int rbd_output_is_id(rbd_output o);
 int rbd_output_order(rbd_output o);
 
 
+/* The largest complex step the -cs methods take: beyond it the O(h^2)
+ * truncation of Im f(x + ih)/h swamps the derivative. */
+#define RBD_CS_STEP_MAX 1e-3
+
 typedef struct {
     rbd_minv_kind minv;     /* M^-1 variant of the FD methods (default analytic) */
     int fd_forward;         /* finite differences: forward instead of central   */
-    double cs_step;         /* complex step h (default 1e-20)                    */
+    double cs_step;         /* complex step h, in (0, RBD_CS_STEP_MAX] (default 1e-20) */
     /* fdsva: DMM below this equivalent dense size of dID/du (nv on a chain),
      * the factored product at and above; 0 = built-in default */
     int fdsva_crossover;
