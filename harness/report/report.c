@@ -1,5 +1,6 @@
-/* tables.md: median microseconds per call, one table per branching factor
- * (N rows x method columns) and one for the other models. */
+/* tables.md: median microseconds per call, per branching factor a table
+ * per kind of method (N rows x method columns), and one for the other
+ * models; then the ratios, the accuracy summary and the counters. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,14 @@ typedef struct {
     const timing_row *rows;
     int n;
     const char *dir;
+    timing_index x;         /* rows found by bisection: O(n log n) for n rows */
 } tables_ctx;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
 
 /* Method names in order of first appearance. */
 static int methods_of(const timing_row *rows, int n, const char **out)
@@ -46,7 +54,7 @@ static void opt_cell(FILE *f, const char *fmt, double x)
  * the same settings).  Not of the dgemm of the same n: at small n dgemm
  * runs far below its rate (2 flops at n = 1), which made the column read
  * up to 26,000 %. */
-static void write_rates(FILE *f, const timing_row *rows, int n)
+static void write_rates(FILE *f, const timing_row *rows, int n, const timing_index *x)
 {
     int any = 0;
     for (int k = 0; k < n && !any; k++)
@@ -64,11 +72,15 @@ static void write_rates(FILE *f, const timing_row *rows, int n)
         fprintf(f, ", and that rate as %% of the best rate of OpenBLAS dgemm in this run (%.3g GFLOP/s at n = %d, "
                    "timed with the same settings; a dgemm of the model's own small n is far from its rate, so "
                    "not that)", peak->flops / peak->median_ns, peak->nv);
-    fputs(".\n\n| method | model | median us | instructions | cycles | FP ops | flops | GFLOP/s | % dgemm peak |\n"
+    fputs(".  The autoTree rows at the largest N of each bf and the other models; every row's counters and "
+          "flops are in timings.csv.\n\n| method | model | median us | instructions | cycles | FP ops | flops | GFLOP/s | "
+          "% dgemm peak |\n"
           "|---|---|---:|---:|---:|---:|---:|---:|---:|\n", f);
     for (int k = 0; k < n; k++) {
         const timing_row *r = &rows[k];
         if (!isfinite(r->instructions) && !isfinite(r->flops) && !isfinite(r->fp_ops)) continue;
+        /* autoTree: the largest N of its bf only; timings.csv has every row */
+        if (isfinite(r->bf) && r->N < timing_index_max_N(x, r->bf)) continue;
         double rate = r->flops / r->median_ns;
         double frac = peak ? 100 * rate / (peak->flops / peak->median_ns) : NAN;
         fprintf(f, "| %s | %s | %.4g |", r->method, r->model, r->median_ns / 1e3);
@@ -82,27 +94,68 @@ static void write_rates(FILE *f, const timing_row *rows, int n)
     }
 }
 
-/* One table per bf: N rows (ascending) x method columns; x->by_bnm holds
- * the autoTree rows sorted by bf, N, method. */
-static void bf_tables(FILE *f, const timing_index *x, const char **meth, int nm)
+/* The column groups of a timings table: ID derivatives, FD derivatives,
+ * base algorithms (with the roofline dgemm), then each peer's functions.
+ * One table of 42 columns (every method, base algorithm and peer function)
+ * did not fit a screen (issue 29); a group is at most 14. */
+static int group_of(const tables_ctx *c, const char *method, char *peer, size_t len)
 {
-    for (int s = 0; s < x->nb;) {
-        double bf = x->by_bnm[s]->bf;
-        int e = s;
-        while (e < x->nb && x->by_bnm[e]->bf == bf) e++;
-        fprintf(f, "\n## bf = %g%s\n\n| N |", bf, bf == 1 ? " (serial chain)" : "");
-        for (int m = 0; m < nm; m++) fprintf(f, " %s |", meth[m]);
-        fputs("\n|---:|", f);
-        for (int m = 0; m < nm; m++) fputs("---:|", f);
+    const timing_row *r = timing_index_of_method(&c->x, method);
+    if (!r) return 3;
+    if (!strcmp(r->kind, "ID")) return 0;
+    if (!strcmp(r->kind, "FD")) return 1;
+    if (strcmp(r->kind, "peer")) return 2;
+    snprintf(peer, len, "%.*s", (int)strcspn(method, "."), method);
+    return 3;
+}
+
+static const char *const group_name[] = { "ID derivatives", "FD derivatives", "base algorithms" };
+
+/* The methods of group g (for g = 3: of the peer named peer), into sub. */
+static int group_methods(const tables_ctx *c, const char **meth, int nm, int g, const char *peer, const char **sub)
+{
+    int ns = 0;
+    for (int m = 0; m < nm; m++) {
+        char p[64] = "";
+        if (group_of(c, meth[m], p, sizeof p) == g && (g < 3 || !strcmp(p, peer))) sub[ns++] = meth[m];
+    }
+    return ns;
+}
+
+/* N rows x the methods sub[] at one bf. */
+static void bf_table(FILE *f, const tables_ctx *c, double bf, const int *Ns, int nN, const char **sub, int ns)
+{
+    fputs("\n| N |", f);
+    for (int m = 0; m < ns; m++) fprintf(f, " %s |", sub[m]);
+    fputs("\n|---:|", f);
+    for (int m = 0; m < ns; m++) fputs("---:|", f);
+    fputc('\n', f);
+    for (int i = 0; i < nN; i++) {
+        fprintf(f, "| %d |", Ns[i]);
+        for (int m = 0; m < ns; m++) cell(f, timing_index_find_bnm(&c->x, bf, Ns[i], sub[m]));
         fputc('\n', f);
-        for (int k = s; k < e; k++) {
-            int N = x->by_bnm[k]->N;
-            if (k > s && x->by_bnm[k - 1]->N == N) continue;
-            fprintf(f, "| %d |", N);
-            for (int m = 0; m < nm; m++) cell(f, timing_index_find_bnm(x, bf, N, meth[m]));
-            fputc('\n', f);
-        }
-        s = e;
+    }
+}
+
+/* "## bf = 2" and a table per column group present. */
+static void bf_section(FILE *f, const tables_ctx *c, double bf, int *Ns, const char **meth, int nm, const char **sub)
+{
+    int nN = timing_index_Ns(&c->x, bf, Ns);
+    fprintf(f, "\n## bf = %g%s\n", bf, bf == 1 ? " (serial chain)" : "");
+    char peers[4][64];
+    int np = 0;
+    for (int m = 0; m < nm; m++) {
+        char p[64] = "";
+        if (group_of(c, meth[m], p, sizeof p) != 3 || !*p) continue;
+        int j = 0;
+        while (j < np && strcmp(peers[j], p)) j++;
+        if (j == np && np < 4) snprintf(peers[np++], sizeof peers[0], "%s", p);
+    }
+    for (int g = 0; g < 3 + np; g++) {
+        int ns = group_methods(c, meth, nm, g < 3 ? g : 3, g < 3 ? "" : peers[g - 3], sub);
+        if (!ns) continue;
+        fprintf(f, "\n%s%s:\n", g < 3 ? group_name[g] : peers[g - 3], g < 3 ? "" : " (peer, live)");
+        bf_table(f, c, bf, Ns, nN, sub, ns);
     }
 }
 
@@ -113,10 +166,9 @@ static int cmp_model_pos(const void *pa, const void *pb)
     return c ? c : (a > b) - (a < b);
 }
 
-/* The other models (robots, URDFs), one row each in order of first
- * appearance, the columns of the methods timed on them (robot_methods may
- * leave most out). */
-static int other_table(FILE *f, const tables_ctx *c, const timing_index *x, const char **meth, int nm)
+/* "## Other models": one row per model in order of first appearance, the
+ * methods timed on them (robot_methods may leave most out). */
+static int others_section(FILE *f, const tables_ctx *c, const char **meth, int nm)
 {
     const timing_row **o = malloc(sizeof *o * ((size_t)c->n + 1));
     char *first = calloc((size_t)c->n + 1, 1), *timed = calloc((size_t)nm + 1, 1);
@@ -141,7 +193,7 @@ static int other_table(FILE *f, const tables_ctx *c, const timing_index *x, cons
         const timing_row *r = &c->rows[k];
         if (!first[k]) continue;
         fprintf(f, "| %s | %d | %d |", r->model, r->nq, r->nv);
-        for (int m = 0; m < nt; m++) cell(f, timing_index_find(x, meth[m], r->model));
+        for (int m = 0; m < nt; m++) cell(f, timing_index_find(&c->x, meth[m], r->model));
         fputc('\n', f);
     }
     free(o);
@@ -153,17 +205,31 @@ static int other_table(FILE *f, const tables_ctx *c, const timing_index *x, cons
 static int write_tables(FILE *f, void *p)
 {
     const tables_ctx *c = p;
-    const char **meth = malloc(sizeof *meth * (size_t)(c->n + 1));
-    timing_index x;
-    if (!meth || timing_index_build(c->rows, c->n, &x)) { free(meth); return rbd_fail(RBD_ENOMEM, "out of memory"); }
-    int nm = methods_of(c->rows, c->n, meth), rc = RBD_OK;
+    const char **meth = malloc(sizeof *meth * (size_t)(c->n + 1)), **sub = malloc(sizeof *sub * (size_t)(c->n + 1));
+    double *bfs = malloc(sizeof *bfs * (size_t)(c->n + 1));
+    int *Ns = malloc(sizeof *Ns * (size_t)(c->n + 1));
+    if (!meth || !sub || !bfs || !Ns) {
+        free(meth), free(sub), free(bfs), free(Ns);
+        return rbd_fail(RBD_ENOMEM, "out of memory");
+    }
+    int nm = methods_of(c->rows, c->n, meth), nbf = 0, others = 0;
+    for (int k = 0; k < c->n; k++) {
+        if (!isfinite(c->rows[k].bf)) { others = 1; continue; }
+        int j = 0;
+        while (j < nbf && bfs[j] != c->rows[k].bf) j++;
+        if (j == nbf) bfs[nbf++] = c->rows[k].bf;
+    }
+    qsort(bfs, (size_t)nbf, sizeof *bfs, cmp_double);
+    fputs("Sections: timings (per bf, a table per kind: ID, FD, base algorithms, each peer), paired ratios "
+          "(to idsva, to fdsva, DMM over AZA), accuracy against the MPFR reference, counters.  Every number "
+          "is also in the CSV files beside this one (timings.csv, accuracy.csv), which a script should read "
+          "instead.\n\n", f);
     if (c->n) fputs("# Timings: median microseconds per call\n\n"
           "Median over the timed batches of the wall time per call (timings.csv has min, quartiles and "
           "counters). autoTree models with the skew and taper in timings.csv.\n", f);
-    bf_tables(f, &x, meth, nm);
-    if (x.nb < c->n) rc = other_table(f, c, &x, meth, nm);
-    timing_index_free(&x);
-    free(meth);
+    for (int b = 0; b < nbf; b++) bf_section(f, c, bfs[b], Ns, meth, nm, sub);
+    int rc = others ? others_section(f, c, meth, nm) : RBD_OK;
+    free(meth), free(sub), free(bfs), free(Ns);
     if (rc) return rc;
     report_ratios(f, c->rows, c->n);
     /* the accuracy audit's summary, when the run has one */
@@ -180,7 +246,7 @@ static int write_tables(FILE *f, void *p)
         csvlog_close(&acc);
         if (have_cond) csvlog_close(&cond);
     }
-    write_rates(f, c->rows, c->n);
+    write_rates(f, c->rows, c->n, &c->x);
     return RBD_OK;
 }
 
@@ -188,8 +254,10 @@ int report_write_tables(const char *dir, const timing_row *rows, int n)
 {
     char *path = results_path(dir, "tables.md");
     if (!path) return rbd_fail(RBD_ENOMEM, "out of memory");
-    tables_ctx c = { rows, n, dir };
-    int rc = atomic_write(path, write_tables, &c);
+    tables_ctx c = { rows, n, dir, { NULL, NULL, 0, 0 } };
+    int rc = timing_index_build(rows, n, &c.x);
+    if (!rc) rc = atomic_write(path, write_tables, &c);
+    timing_index_free(&c.x);
     free(path);
     return rc;
 }

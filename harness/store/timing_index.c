@@ -139,6 +139,48 @@ const timing_row *timing_index_find_bnm(const timing_index *x, double bf, int N,
     return lo < x->nb && !cmp_bnm_key(x->by_bnm[lo], bf, N, method) ? x->by_bnm[lo] : NULL;
 }
 
+const timing_row *timing_index_of_method(const timing_index *x, const char *method)
+{
+    int lo = 0, hi = x->n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (strcmp(x->by_mm[mid]->method, method) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < x->n && !strcmp(x->by_mm[lo]->method, method) ? x->by_mm[lo] : NULL;
+}
+
+/* The first autoTree row at bf or after it in by_bnm. */
+static int lower_bf(const timing_index *x, double bf)
+{
+    int lo = 0, hi = x->nb;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (x->by_bnm[mid]->bf < bf) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+int timing_index_Ns(const timing_index *x, double bf, int *Ns)
+{
+    int n = 0;
+    for (int k = lower_bf(x, bf); k < x->nb && x->by_bnm[k]->bf == bf; k++)
+        if (!n || Ns[n - 1] != x->by_bnm[k]->N) Ns[n++] = x->by_bnm[k]->N;
+    return n;
+}
+
+int timing_index_max_N(const timing_index *x, double bf)
+{
+    int lo = lower_bf(x, bf), hi = x->nb;
+    while (lo < hi) {       /* the first row past bf: the one before it has bf's largest N */
+        int mid = lo + (hi - lo) / 2;
+        if (x->by_bnm[mid]->bf <= bf) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo > 0 && x->by_bnm[lo - 1]->bf == bf ? x->by_bnm[lo - 1]->N : 0;
+}
+
 void timing_index_free(timing_index *x)
 {
     free(x->by_mm);

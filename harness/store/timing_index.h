@@ -31,6 +31,13 @@ typedef struct {
 int timing_index_build(const timing_row *rows, int n, timing_index *x);
 const timing_row *timing_index_find(const timing_index *x, const char *method, const char *model);
 const timing_row *timing_index_find_bnm(const timing_index *x, double bf, int N, const char *method);
+/* A row of method (which row is not said: for what all rows of a method
+ * share, such as its kind), or NULL. */
+const timing_row *timing_index_of_method(const timing_index *x, const char *method);
+/* The distinct N of the autoTree rows at bf, ascending, into Ns; their
+ * count.  The largest N at bf (0 if none). */
+int timing_index_Ns(const timing_index *x, double bf, int *Ns);
+int timing_index_max_N(const timing_index *x, double bf);
 void timing_index_free(timing_index *x);
 
 #endif
