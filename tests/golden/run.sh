@@ -9,6 +9,11 @@
 #   crossover_probes.csv must have the same rows with the timing columns
 #   masked (their values are the machine's).  meta.json is left out (dates,
 #   hosts, build ids).
+# expected/ was made by 9aaa777's rbdiff; where other issues changed an
+# output on purpose since (issue 29: tables.md grouped by kind of method,
+# report.md), it was remade by main's rbdiff before this layer took those
+# files over (71822c7), and the new rbdiff gave the same files.  To remake it
+# after an intended change: run.sh OLD_RBDIFF tests/golden/expected.
 # Usage: run.sh RBDIFF OUT      writes the normalised outputs into OUT
 #        run.sh RBDIFF OUT EXPECTED   and compares them with EXPECTED
 set -euo pipefail
