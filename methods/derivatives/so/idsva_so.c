@@ -22,7 +22,11 @@
  *          the derivative of 2B^C S along the dof's motion
  * Entry by entry the same terms as Pinocchio's ComputeRNEASecondOrderDerivatives
  * (the authors' implementation; its r0..r7, u1..u13, p1..p6 are the
- * vectors below), whose tensor layout method.h shares.
+ * vectors below), whose tensor layout method.h means to share (the mixed
+ * tensor with v along the pages: the assignments below match the 256-bit
+ * reference only so).  The paper's own text could not be read for this
+ * transcription; the expressions were checked term by term against the
+ * reference instead (tests/test_so_methods.c).
  *
  * Lie-group joints: the tensors are tangent-space as README.md
  * ("Conventions") defines them; tests/test_idsva_so.c checks the free-flying
