@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "rbdiff/rbd.h"
 #include "report/report_claims.h"
 #include "report/report_ratios.h"
@@ -27,6 +28,11 @@ int claims_read(const char *path, claim **out, int *n)
 {
     FILE *f = fopen(path, "r");
     if (!f) return rbd_fail(RBD_EIO, "%s: cannot read the claims: %s", path, strerror(errno));
+    struct stat st;     /* a directory opens and reads as no claims at all */
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return rbd_fail(RBD_EPARSE, "%s: is a directory, not a claims file", path);
+    }
     claim *c = NULL;
     int k = 0, cap = 0, line = 0, rc = RBD_OK;
     char buf[2048];
