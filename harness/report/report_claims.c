@@ -81,10 +81,11 @@ int claims_read(const char *path, claim **out, int *n)
     return RBD_OK;
 }
 
-/* WHERE: N=100 | N>=2 | N=2..500, bf=1 | bf=*, robot=NAME | robot=A|B|.. | robot=* */
+/* WHERE: N=100 | N>=2 | N=2..500, bf=1 | bf=*, skew=X (accuracy: the autoTree
+ * skew of the model spec, 0 where it names none), robot=NAME | robot=A|B|.. | robot=* */
 typedef struct {
-    int Nlo, Nhi, robot, any_bf;
-    double bf;
+    int Nlo, Nhi, robot, any_bf, has_skew;
+    double bf, skew;
     char name[64];
 } where_t;
 
@@ -103,10 +104,18 @@ static int parse_where(const char *w, where_t *o)
         else if (sscanf(t, "N=%d", &a) == 1) o->Nlo = o->Nhi = a;
         else if (!strcmp(t, "bf=*")) o->any_bf = 1;
         else if (!strncmp(t, "bf=", 3)) { o->any_bf = 0; o->bf = atof(t + 3); }
+        else if (!strncmp(t, "skew=", 5)) { o->has_skew = 1; o->skew = atof(t + 5); }
         else if (!strncmp(t, "robot=", 6)) { o->robot = 1; snprintf(o->name, sizeof o->name, "%s", t + 6); }
-        else return rbd_fail(RBD_EPARSE, "where: '%s' is not N=.., N>=.., N=a..b, bf=.. or robot=..", t);
+        else return rbd_fail(RBD_EPARSE, "where: '%s' is not N=.., N>=.., N=a..b, bf=.., skew=.. or robot=..", t);
     }
     return RBD_OK;
+}
+
+/* The skew of an autoTree spec (0, autoTree's default, where it names none). */
+static double spec_skew(const char *spec)
+{
+    const char *p = strstr(spec, "skew=");
+    return p ? atof(p + 5) : 0.0;
 }
 
 /* 1 if the model spec is one of the robots NAME or A|B|C (tests/models/NAME.urdf), or any for "*" */
@@ -314,7 +323,8 @@ claim_verdict claim_check(const claim *c, const claim_data *run, const claim_dat
         if (strcmp(r->method, c->A) || strcmp(r->output, c->B)) continue;
         int in = 0;
         if (w.robot) in = !isfinite(r->bf) && robot_match(r->model, w.name);
-        else in = isfinite(r->bf) && r->N >= w.Nlo && r->N <= w.Nhi && (w.any_bf || r->bf == w.bf);
+        else in = isfinite(r->bf) && r->N >= w.Nlo && r->N <= w.Nhi && (w.any_bf || r->bf == w.bf) &&
+                  (!w.has_skew || fabs(spec_skew(r->model) - w.skew) < 1e-12);
         if (in && r->rms_rel > worst) worst = r->rms_rel;
     }
     if (worst < 0) {

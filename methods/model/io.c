@@ -119,6 +119,10 @@ void rbd_blocks_free(rbd_block *blocks, int nblocks)
 
 const rbd_block *rbd_blocks_find(const rbd_block *blocks, int nblocks, const char *name)
 {
+    if (!name || (!blocks && nblocks > 0)) {
+        rbd_fail(RBD_EINVAL, "rbd_blocks_find: null argument");
+        return NULL;
+    }
     for (int k = 0; k < nblocks; k++)
         if (!strcmp(blocks[k].name, name)) return &blocks[k];
     return NULL;
@@ -126,6 +130,7 @@ const rbd_block *rbd_blocks_find(const rbd_block *blocks, int nblocks, const cha
 
 int rbd_blocks_read(const char *path, rbd_block **blocks, int *nblocks)
 {
+    if (!path || !blocks || !nblocks) return rbd_fail(RBD_EINVAL, "rbd_blocks_read: null argument");
     *blocks = NULL;
     *nblocks = 0;
     FILE *f = fopen(path, "r");
@@ -147,6 +152,7 @@ static int finish_block(rbd_block *b, const double *rm)
 
 int rbd_blocks_read_stream(FILE *f, const char *path, rbd_block **blocks, int *nblocks)
 {
+    if (!f || !path || !blocks || !nblocks) return rbd_fail(RBD_EINVAL, "rbd_blocks_read_stream: null argument");
     *blocks = NULL;
     *nblocks = 0;
     char *buf = NULL;
@@ -216,6 +222,8 @@ int rbd_blocks_read_stream(FILE *f, const char *path, rbd_block **blocks, int *n
 
 int rbd_block_write(FILE *f, const char *name, int rows, int cols, const double *x)
 {
+    if (!f || !name || (!x && rows > 0 && cols > 0) || rows < 0 || cols < 0)
+        return rbd_fail(RBD_EINVAL, "rbd_block_write: null argument or negative size");
     if (fprintf(f, "%s %d %d\n", name, rows, cols) < 0) return RBD_EIO;
     for (int i = 0; i < rows; i++) {
         for (int j = 0; j < cols; j++)

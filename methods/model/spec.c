@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "model/spec_internal.h"
 
 static int parse_num(const char *key, const char *val, size_t len, double *out)
@@ -84,6 +85,21 @@ int rbd_model_from_spec(const char *spec, const rbd_model_opts *o, rbd_model **o
         if (!file) return rbd_fail(RBD_ENOMEM, "out of memory");
         memcpy(file, path, len);
         file[len] = 0;
+        /* "ur5.urdf,FREEFLYER": an option the split did not know stays in the
+         * path; when the path before it is a file, name the option, not the
+         * file that is not there */
+        char *comma = strchr(file, ',');
+        if (comma && access(file, F_OK) != 0) {
+            *comma = 0;
+            int prefix = access(file, F_OK) == 0;
+            *comma = ',';
+            if (prefix) {
+                int rc = rbd_fail(RBD_EPARSE, "model spec '%s': unknown model option '%s' (valid: freeflyer, "
+                                  "continuous=revolute, strict, nonphysical)", spec, comma + 1);
+                free(file);
+                return rc;
+            }
+        }
         int rc = len ? rbd_urdf_load(file, ff, &uo, out)
                      : rbd_fail(RBD_EPARSE, "model spec '%s': no URDF path after 'urdf:'", spec);
         free(file);
