@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rbdiff/rbd_io.h"
+#include "model/text.h"
 
 /* Reads one line of any length; returns NULL at EOF.  *buf grows as needed. */
 static char *read_line(FILE *f, char **buf, size_t *cap)
@@ -34,14 +35,11 @@ static int parse_numbers(const char *path, int line, const char *field, char *s,
     int n = 0;
     char *tok = strtok(s, " \t\r");
     while (tok) {
-        char *end;
-        errno = 0;
-        double val = strtod(tok, &end);
-        /* ERANGE on underflow still gives a finite number (a subnormal that
-         * %.17g wrote must read back); on overflow it gives inf */
-        if (*end || end == tok || (errno == ERANGE && !(fabs(val) < 1)))
+        double val = 0;
+        int rc = rbd_text_number(tok, strlen(tok), &val);    /* the one rule (text.h) */
+        if (rc == RBD_EPARSE)
             return rbd_fail(RBD_EPARSE, "%s:%d: field '%s': '%s' is not a number", path, line, field, tok);
-        if (!isfinite(val))
+        if (rc)
             return rbd_fail(RBD_ENONFINITE, "%s:%d: field '%s': value '%s' is not finite", path, line, field, tok);
         if (n < max) x[n] = val;
         n++;
