@@ -14,6 +14,9 @@
 # report.md), it was remade by main's rbdiff before this layer took those
 # files over (71822c7), and the new rbdiff gave the same files.  To remake it
 # after an intended change: run.sh OLD_RBDIFF tests/golden/expected.
+# report.md is made against claims.tsv (9aaa777's paper_claims.tsv), so new
+# claims in the shipped file do not change it; a change of how a claim is
+# checked does.
 # Usage: run.sh RBDIFF OUT      writes the normalised outputs into OUT
 #        run.sh RBDIFF OUT EXPECTED   and compares them with EXPECTED
 set -euo pipefail
@@ -28,8 +31,8 @@ trap 'rm -rf "$work"' EXIT
 export TZ=UTC OPENBLAS_NUM_THREADS=1
 
 cp -r "$here/input" "$work/set"
-"$rbdiff" report "$work/set" >/dev/null
-sed "s#$work/#WORK/#g" "$work/set/report.md" > "$out/report.md"
+"$rbdiff" report "$work/set" --claims "$here/claims.tsv" >/dev/null
+sed -e "s#$work/#WORK/#g" -e "s#$here/#GOLDEN/#g" "$work/set/report.md" > "$out/report.md"
 # the figures need gnuplot; the data files come before it is called
 "$rbdiff" plot "$work/set" >/dev/null 2>&1 || true
 mkdir -p "$out/plot-data"
@@ -49,8 +52,8 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps(d[
 # a full set as the default sweep made it (results/2026-11-24-default: Fig. 7's
 # crossovers found and unresolved, robots, live peers, packed samples)
 cp -r "$here/input-default" "$work/def"
-"$rbdiff" report "$work/def" >/dev/null
-sed "s#$work/#WORK/#g" "$work/def/report.md" > "$out/default-report.md"
+"$rbdiff" report "$work/def" --claims "$here/claims.tsv" >/dev/null
+sed -e "s#$work/#WORK/#g" -e "s#$here/#GOLDEN/#g" "$work/def/report.md" > "$out/default-report.md"
 "$rbdiff" plot "$work/def" >/dev/null 2>&1 || true
 mkdir -p "$out/default-plot-data"
 cp "$work/def/plots/data/"*.dat "$out/default-plot-data/"
