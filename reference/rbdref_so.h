@@ -3,13 +3,17 @@
  * the four ID tensors d2tau/dq2, d2tau/dv2, d2tau/dqdv, dM/dq at (q, v, a)
  * and the four FD tensors d2qdd/dq2, d2qdd/dv2, d2qdd/dqdv, d2qdd/dqdtau at
  * (q, v, tau), in the layout of method.h: T(i, j, k) at [i + nv j + nv^2 k]
- * = d/dx_k of entry (i, j) of the first-order matrix, q perturbed in the
- * tangent space (slab k taken at q (+) e_k).  Internal numbering.
+ * = d2 y_i / dx_j dz_k for d2y/dxdz, slab k along the second variable (dM_dq
+ * = d2tau/da dq), q perturbed in the tangent space (slab k taken at
+ * q (+) e_k).  Internal numbering.
  *
  * Slab k is a central difference, at the working precision, of the
  * reference's own complex-step first-order columns (rbdref.c) at the base
  * point moved by +-d along x_k:
  *     T(:, :, k) = (J(x (+) d e_k) - J(x (+) -d e_k)) / (2 d),
+ * J = dtau/dq, dtau/dv, M, dqdd/dq, dqdd/dv, M^-1; the mixed tensors
+ * (d2tau_dqdv, d2qdd_dqdv, d2qdd_dqdtau) are these differences along q
+ * transposed in (j, k), exact since d/dq and d/dv (d/dtau) commute.
  * d = 2^d_log2 (default 2^-(prec/3): 2^-85 at 256 bits), exact in MPFR.
  * Truncation d^2 J'''/6 and cancellation 2^-prec |J| / d are both
  * ~2^-(2 prec/3) (1e-51 at 256 bits) times the model's scale ratios; the

@@ -153,10 +153,14 @@ static int slab(so_ctx *c, const so_job *jb, int outer_q, int k)
     for (int t = 0; t < 2 * NT; t++) {
         if (t < NT ? !jb->id : !jb->fd) continue;
         if ((t % NT == T_DV2) == outer_q) continue;      /* dv2 from outer v, the rest from outer q */
-        double *T = out_tensor(jb, t) + nn * (size_t)k;
+        /* the mixed tensors' slabs run along their second variable (v, tau;
+         * rbdref_so.h): the difference along q_k of entry (i, j) is T(i, k, j) */
+        const int tr = t % NT == T_DQDV || t == NT + T_DX;
+        const size_t nv = (size_t)jb->m->nv;
+        double *T = out_tensor(jb, t);
         for (size_t e = 0; e < nn; e++) {               /* / (2 d), exact */
             mpfr_mul_2si(tmp, c->acc[t] + e, -jb->d_log2 - 1, MPFR_RNDN);
-            T[e] = mpfr_get_d(tmp, MPFR_RNDN);
+            T[tr ? e % nv + nv * (size_t)k + nn * (e / nv) : e + nn * (size_t)k] = mpfr_get_d(tmp, MPFR_RNDN);
         }
     }
     return RBD_OK;

@@ -104,7 +104,8 @@ static void symmetry(void **st)
     rbd_model_free(m);
 }
 
-/* The FD half (ABA) against the ID half (RNEA): d(M^-1)/dq_k = -M^-1 dM/dq_k M^-1,
+/* The FD half (ABA) against the ID half (RNEA): d(M^-1)/dq_k = -M^-1 dM/dq_k M^-1
+ * (d2qdd_dqdtau(i, k, j) = d/dq_k M^-1(i, j), method.h),
  * with M^-1 from the double analytic inverse (accurate to ~1e-14 here). */
 static void minv_derivative(void **st)
 {
@@ -131,7 +132,7 @@ static void minv_derivative(void **st)
                 for (int j = 0; j < n; j++) {
                     double acc = 0;
                     for (int l = 0; l < n; l++) acc -= Mi[i + n * l] * T[l + n * j];
-                    X[i + n * j + nn * c] = acc;
+                    X[i + n * c + nn * j] = acc;        /* d2qdd_dqdtau(i, c, j): slab j along tau */
                 }
         }
         tu_assert_close("-M^-1 dM/dq M^-1 against the reference's d2qdd_dqdtau", X, r.d2qdd_dqdtau, (size_t)n,

@@ -9,9 +9,10 @@
  * h = cbrt(eps) max(1, |x_k|), 1 for a Lie-group tangent coordinate, rounded
  * so that x + h - x == h.  The error is truncation h^2 J'''/6 plus rounding
  * eps |J| / h, ~ eps^(2/3) ~ 4e-11 times the scale ratios of J and its
- * derivatives; README.md ("Second-order derivatives") gives the bound the
- * tests hold it to.  tau is quadratic in v and qdd = M^-1 (tau - C(q, v)),
- * so the v slabs only carry rounding.
+ * derivatives; the tests hold it to 1e-6 term-wise RMS (README.md, "The
+ * methods").  tau is quadratic in v and so is qdd = M^-1 (tau - C(q, v) v
+ * - g), so dtau/dv and dqdd/dv are linear in v and their v slabs take a
+ * unit step (max(1, |v_k|)): exact but for rounding.
  */
 #include <float.h>
 #include <math.h>
@@ -87,12 +88,20 @@ static int first_order(so_fd_ws *w, const double *q, const double *v, const rbd_
     return rc;
 }
 
-/* slab k of T = (P - N) / (2 h) */
-static void slab(double *T, const double *P, const double *N, size_t nn, int k, double h)
+/* slab k of T = (P - N) / (2 h); transposed (mixed q-v or q-tau tensors,
+ * whose slab is along the second variable, method.h): entry (i, j) of the
+ * difference along q_k goes to T(i, k, j) */
+static void slab(double *T, const double *P, const double *N, size_t nv, int k, double h, int transposed)
 {
     const double s = 1 / (2 * h);
-    double *t = T + nn * (size_t)k;
-    for (size_t e = 0; e < nn; e++) t[e] = (P[e] - N[e]) * s;
+    const size_t nn = nv * nv;
+    if (!transposed) {
+        double *t = T + nn * (size_t)k;
+        for (size_t e = 0; e < nn; e++) t[e] = (P[e] - N[e]) * s;
+        return;
+    }
+    for (size_t j = 0; j < nv; j++)
+        for (size_t i = 0; i < nv; i++) T[i + nv * (size_t)k + nn * j] = (P[i + nv * j] - N[i + nv * j]) * s;
 }
 
 static int so_fd_eval(void *p, const rbd_state *x, rbd_derivs *out)
@@ -100,7 +109,6 @@ static int so_fd_eval(void *p, const rbd_state *x, rbd_derivs *out)
     so_fd_ws *w = p;
     const rbd_model *m = w->m;
     const int nv = m->nv;
-    const size_t nn = (size_t)nv * nv;
     double *T[1 + RBD_SO_NTENSORS];       /* vector, d/dq of J[0], d/dv of J[1], d/dq of J[1], d/dq of J[2] */
     rbd_so_output_ptrs(w->id ? RBD_ID_SO_DERIVS : RBD_FD_SO_DERIVS, out, T);
     if (!x || !x->q || !x->v || !(w->id ? x->a : x->tau))
@@ -124,17 +132,20 @@ static int so_fd_eval(void *p, const rbd_state *x, rbd_derivs *out)
             rbd_integrate(m, x->q, w->dv, -h, w->q);
             if ((rc = first_order(w, w->q, x->v, x, w->n))) return rc;
             w->dv[k] = 0;
-            slab(T[1], w->p[0], w->n[0], nn, k, h);
-            slab(T[3], w->p[1], w->n[1], nn, k, h);
-            slab(T[4], w->p[2], w->n[2], nn, k, h);
+            slab(T[1], w->p[0], w->n[0], (size_t)nv, k, h, 0);
+            slab(T[3], w->p[1], w->n[1], (size_t)nv, k, h, 1);
+            slab(T[4], w->p[2], w->n[2], (size_t)nv, k, h, !w->id);     /* dM/dq: slab along q; dM^-1: along tau */
             memcpy(w->v, x->v, sizeof(double) * (size_t)nv);
-            t = x->v[k] + base * fmax(1, fabs(x->v[k]));
+            /* dtau/dv and dqdd/dv are linear in v (tau, qdd quadratic), so a
+             * central difference is exact for any step: a unit step leaves
+             * only the rounding of J over h = max(1, |v_k|) */
+            t = x->v[k] + fmax(1, fabs(x->v[k]));
             h = t - x->v[k];
             w->v[k] = x->v[k] + h;
             if ((rc = first_order(w, x->q, w->v, x, w->p))) return rc;
             w->v[k] = x->v[k] - h;
             if ((rc = first_order(w, x->q, w->v, x, w->n))) return rc;
-            slab(T[2], w->p[1], w->n[1], nn, k, h);
+            slab(T[2], w->p[1], w->n[1], (size_t)nv, k, h, 0);
         }
     }
     return RBD_OK;

@@ -58,12 +58,13 @@ void rbd_options_default(rbd_options *o);
  * dtau_dv; FD methods fill qdd, dqdd_dq, dqdd_dv, dqdd_dtau (= M^-1).
  * Second-order ID methods fill tau and the four ID tensors, second-order FD
  * methods qdd and the four FD tensors, each nv^3 doubles: T(i, j, k) at
- * [i + nv*j + nv*nv*k] = d/dx_k of entry (i, j) of the first-order matrix,
- * x_k the second variable of the name (q_k for dqdv and dqdtau, tangent-space
- * as first order: slab k is taken at q (+) e_k):
+ * [i + nv*j + nv*nv*k] = d2 y_i / dx_j dz_k for the tensor d2y/dxdz, slab k
+ * along the second variable z (q tangent-space as first order: a q slab k is
+ * taken at q (+) e_k); dM_dq is d2tau/da dq:
  *   d2tau_dq2(i,j,k)  = d/dq_k (dtau/dq)(i,j)   d2tau_dv2(i,j,k) = d/dv_k (dtau/dv)(i,j)
- *   d2tau_dqdv(i,j,k) = d/dq_k (dtau/dv)(i,j)   dM_dq(i,j,k)     = d/dq_k M(i,j)
- * and likewise d2qdd_dq2, d2qdd_dv2, d2qdd_dqdv, d2qdd_dqdtau = d/dq_k M^-1(i,j). */
+ *   d2tau_dqdv(i,j,k) = d/dv_k (dtau/dq)(i,j)   dM_dq(i,j,k)     = d/dq_k M(i,j)
+ * and likewise d2qdd_dq2, d2qdd_dv2, d2qdd_dqdv, and
+ * d2qdd_dqdtau(i,j,k) = d/dtau_k (dqdd/dq)(i,j) = d/dq_j M^-1(i,k). */
 typedef struct {
     double *tau, *dtau_dq, *dtau_dv;
     double *qdd, *dqdd_dq, *dqdd_dv, *dqdd_dtau;
