@@ -226,6 +226,32 @@ static int check_body(rbd_builder *b, int i, const rbd_model_opts *o, double sca
     return RBD_OK;
 }
 
+/* Overflow found at load, not as inf in an output (inertia.h,
+ * RBD_SCALE_MAX): each body's scale about the root, with R its joint's
+ * distance from the root along the tree (parents come first). */
+static int check_scale_about_root(rbd_builder *b)
+{
+    double *R = calloc((size_t)b->n, sizeof *R);
+    if (!R) return rbd_fail(RBD_ENOMEM, "out of memory");
+    int rc = RBD_OK;
+    for (int i = 0; i < b->n && !rc; i++) {
+        const double *r = b->Xtree[i].r, *c = b->in[i].com;
+        int p = b->parent[i];
+        R[i] = (p >= 0 && p < i ? R[p] : 0) + hypot(hypot(r[0], r[1]), r[2]);   /* no overflow in the norm itself */
+        double d = R[i] + hypot(hypot(c[0], c[1]), c[2]), d2 = d * d;
+        const rbd_body_inertia *in = &b->in[i];
+        double sc = in->mass * d2 + fabs(in->Ic[0]) + fabs(in->Ic[4]) + fabs(in->Ic[8]);
+        if (d2 > RBD_SCALE_MAX || sc > RBD_SCALE_MAX) {
+            b->bad = i;
+            rc = rbd_fail(RBD_EINVAL, "body %d ('%s'): its scale about the root, m L^2 + tr(Ic) = %.3g (m = %g, L = "
+                          "%.3g: its distance from the root), is beyond %g: the dynamics would overflow; not a robot "
+                          "a double can describe", i + 1, b->bname[i], sc, in->mass, d, RBD_SCALE_MAX);
+        }
+    }
+    free(R);
+    return rc;
+}
+
 /* A model with bodies that are not physical (loaded by 'nonphysical') must
  * still have M(q) positive definite: checked by Cholesky at the neutral
  * configuration and RBD_PD_SAMPLES random ones (fixed seed). */
@@ -313,6 +339,7 @@ int rbd_builder_finish(rbd_builder *b, const rbd_model_opts *opts, const char *s
             if (rc) b->bad = i;
         }
         free(L);
+        if (!rc) rc = check_scale_about_root(b);   /* after check_body: non-finite data is named as such */
         if (rc) goto fail;
     }
 
