@@ -35,10 +35,34 @@
 #ifndef RBD_PEER_BUILD
 #define RBD_PEER_BUILD "unknown"
 #endif
+#ifndef RBD_PEER_SOURCE
+#define RBD_PEER_SOURCE "unknown"
+#endif
+
+/* MuJoCo 4.0 removed mjData.qM (the inertia lives in the CSR mjData.M) and
+ * mj_fullM reads it from d; before, mj_fullM took the legacy qM. */
+#if mjVERSION_HEADER >= 1000000
+#define FULL_M(m, d, dst) mj_fullM(m, d, dst)
+#else
+#define FULL_M(m, d, dst) mj_fullM(m, dst, (d)->qM)
+#endif
 
 #define EPS 1e-6             /* central differences: error O(eps^2), rounding O(1e-16 / eps) */
 
-enum { FD_FORWARD, FD_INVERSE, TRANSITION_FD, RNE, CRB, FORWARD, NFUNC };
+/* transitionFD last: MuJoCo 4.0 leaves it out (NFUNC_OFFERED below). */
+enum { FD_FORWARD, FD_INVERSE, RNE, CRB, FORWARD, TRANSITION_FD, NFUNC };
+
+/* The motor copy of the model (with_motors) sets MuJoCo 2.2's nu-sized
+ * arrays by hand; MuJoCo 4.0's compiler derives more of them (sparse
+ * actuator moments, force ranges), and its qacc on that copy disagrees with
+ * ours (checked: 1.9 relative on a chain of 6), so 4.0 offers the five
+ * functions that need no actuator; building the motors with mjSpec instead
+ * is what it would take. */
+#if mjVERSION_HEADER >= 1000000
+#define NFUNC_OFFERED TRANSITION_FD
+#else
+#define NFUNC_OFFERED NFUNC
+#endif
 
 /* Tolerances: central differences at eps 1e-6 are dominated by rounding,
  * ~kappa(M) 1e-16 / eps: tol_cond 1e-9 per unit of M's condition number for
@@ -54,13 +78,13 @@ static const rbd_peer_func funcs[NFUNC] = {
       1e-9 },
     { "fd_inverse", RBD_PEER_ID_DERIVS, "idsva",
       "central differences (eps 1e-6) of qfrc_inverse in qpos, qvel: mj_inverse + 4 nv mj_inverseSkip", 1e-5, 0 },
-    { "transitionFD", RBD_PEER_FD_DERIVS, "fdsva",
-      "mjd_transitionFD (eps 1e-6, centered): discrete A, B of one Euler mj_step (h 0.002 s), with a motor per dof; "
-      "checked as the velocity rows / h", 1e-4, 1e-9 },
     { "rne", RBD_PEER_TAU, "rnea", "mj_kinematics, mj_comPos, mj_comVel, mj_rne: tau from (q, v, a)", 1e-9, 0 },
     { "crb", RBD_PEER_M, "crba", "mj_kinematics, mj_comPos, mj_crb, mj_fullM: dense M", 1e-9, 0 },
     { "forward", RBD_PEER_QDD, "aba", "mj_forward: the whole pipeline (no contacts, limits or actuators), qacc", 1e-9,
       1e-15 },
+    { "transitionFD", RBD_PEER_FD_DERIVS, "fdsva",
+      "mjd_transitionFD (eps 1e-6, centered): discrete A, B of one Euler mj_step (h 0.002 s), with a motor per dof; "
+      "checked as the velocity rows / h", 1e-4, 1e-9 },
 };
 
 /* MuJoCo reports an error through mju_user_error, which must not return, and
@@ -347,7 +371,7 @@ static void crb(context *c)
     mj_kinematics(c->m, c->d);
     mj_comPos(c->m, c->d);
     mj_crb(c->m, c->d);
-    mj_fullM(c->m, c->out, c->d->qM);
+    FULL_M(c->m, c->d, c->out);
 }
 
 static void forward(context *c)
@@ -355,7 +379,7 @@ static void forward(context *c)
     mj_forward(c->m, c->d);
 }
 
-static const run_fn runs[NFUNC] = { fd_forward, fd_inverse, transition_fd, rne, crb, forward };
+static const run_fn runs[NFUNC] = { fd_forward, fd_inverse, rne, crb, forward, transition_fd };
 
 /* fn(c) with MuJoCo's errors and warnings caught: 0, or -1 with mj_msg set. */
 static int trapped(run_fn fn, context *c)
@@ -394,13 +418,13 @@ static void unbind(void *ctx)
  * scratch (nv x nv matrices), in mjtNums. */
 static size_t out_size(int func, size_t nv)
 {
-    static const int nmat[NFUNC] = { 3, 2, 6, 0, 1, 0 };
+    static const int nmat[NFUNC] = { 3, 2, 0, 1, 0, 6 };
     return func == RNE ? nv : nmat[func] * nv * nv;
 }
 
 static size_t work_size(int func, size_t nv)
 {
-    static const int nmat[NFUNC] = { 0, 2, 3, 0, 0, 0 };
+    static const int nmat[NFUNC] = { 0, 2, 0, 0, 0, 3 };
     return nmat[func] * nv * nv;
 }
 
@@ -410,7 +434,7 @@ static void *bind(void *model_, int func, int pool, const double *q, const doubl
     model *mod = model_;
     const int nq = mod->m->nq, nv = mod->m->nv;
     const int need_a = func == FD_INVERSE || func == RNE, need_tau = func != FD_INVERSE && func != RNE && func != CRB;
-    if (func < 0 || func >= NFUNC || pool < 1 || !q || (need_a && !a) || (need_tau && !tau)) {
+    if (func < 0 || func >= NFUNC_OFFERED || pool < 1 || !q || (need_a && !a) || (need_tau && !tau)) {
         mjc_fail(err, errlen, "bind: bad function %d, pool %d, or a missing input", func, pool);
         return NULL;
     }
@@ -470,7 +494,7 @@ static void nominal(context *c)
 {
     if (c->func == FD_INVERSE) {
         mj_inverse(c->m, c->d);
-        mj_fullM(c->m, c->work, c->d->qM);
+        FULL_M(c->m, c->d, c->work);
     } else {
         mj_forward(c->m, c->d);
     }
@@ -512,7 +536,7 @@ static int result(void *ctx, double *vec, double *mat0, double *mat1, double *ma
 
 __attribute__((visibility("default"))) const rbd_peer_api *rbd_peer_entry(void)
 {
-    static rbd_peer_api api = { RBD_PEER_ABI, "mujoco", NULL, RBD_PEER_BUILD, NFUNC, funcs,
+    static rbd_peer_api api = { RBD_PEER_ABI, "mujoco", NULL, RBD_PEER_BUILD "; " RBD_PEER_SOURCE, NFUNC_OFFERED, funcs,
                                 load, unload, bind, call, result, unbind };
     api.version = mj_versionString();
     return &api;
