@@ -8,6 +8,7 @@
 #include "store/meta.h"
 
 static const cli_command commands[] = {
+    { "advise", "which method for this model: fastest ID and FD within an accuracy, vs the peers", cmd_advise },
     { "methods", "list the registered derivative methods", cmd_methods },
     { "models", "list the model families, describe a model", cmd_models },
     { "eval", "evaluate one method at one state, print its outputs", cmd_eval },
@@ -22,6 +23,8 @@ static const cli_command commands[] = {
     { "merge", "join the results of sweep shards into one set", cmd_merge },
     { "pack", "a results directory as committed: raw samples gzipped, rebuildable files dropped", cmd_pack },
     { "run", "evaluate a method C times, untimed (for valgrind, perf)", cmd_run },
+    { "pair", "several builds timed in the same rounds, fail on a regression", cmd_pair },
+    { "worker", "the measuring process rbdiff pair starts in each build", cmd_worker },
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

@@ -10,6 +10,7 @@ extern const rbd_method rbd_method_id_fd, rbd_method_id_cs, rbd_method_rneacr, r
 extern const rbd_method rbd_method_fd_fd, rbd_method_fd_cs, rbd_method_abacr, rbd_method_fdcr, rbd_method_fdcr_forces, rbd_method_pin26_fd,
     rbd_method_fdsva_dmm, rbd_method_fdsva_dmm_loop, rbd_method_fdsva_dmm_sparse, rbd_method_fdsva_aza, rbd_method_fdsva_factored, rbd_method_fdsva_1pass,
     rbd_method_fdsva_forces, rbd_method_fdsva;
+extern const rbd_method rbd_method_id2_fd, rbd_method_fd2_fd, rbd_method_idsva_so;
 
 const rbd_method *const rbd_methods[] = {
     &rbd_method_id_fd,
@@ -36,6 +37,13 @@ const rbd_method *const rbd_methods[] = {
     NULL
 };
 
+const rbd_method *const rbd_so_methods[] = {
+    &rbd_method_id2_fd,
+    &rbd_method_fd2_fd,
+    &rbd_method_idsva_so,
+    NULL
+};
+
 int rbd_method_count(void)
 {
     int n = 0;
@@ -43,10 +51,56 @@ int rbd_method_count(void)
     return n;
 }
 
+/* Edit distance (insertions, deletions, substitutions) between a and the
+ * first 63 characters of b: what makes "fdsva_dmm" point at "fdsva-dmm". */
+static int edit_distance(const char *a, const char *b)
+{
+    int row[64], nb = 0;
+    while (nb < 63 && b[nb]) nb++;
+    for (int j = 0; j <= nb; j++) row[j] = j;
+    for (int i = 1; a[i - 1]; i++) {
+        int diag = row[0];
+        row[0] = i;
+        for (int j = 1; j <= nb; j++) {
+            int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[nb];
+}
+
+/* An unknown name sets rbd_last_error(), naming the registered methods at
+ * the smallest edit distance, so a typo is one message away from its fix. */
 const rbd_method *rbd_method_find(const char *name)
 {
+    if (!name) {
+        rbd_fail(RBD_EINVAL, "rbd_method_find: null name");
+        return NULL;
+    }
     for (int k = 0; rbd_methods[k]; k++)
         if (!strcmp(rbd_methods[k]->name, name)) return rbd_methods[k];
+    for (int k = 0; rbd_so_methods[k]; k++)
+        if (!strcmp(rbd_so_methods[k]->name, name)) return rbd_so_methods[k];
+    const rbd_method *const *lists[2] = { rbd_methods, rbd_so_methods };
+    int best = 1 << 30;
+    for (int l = 0; l < 2; l++)
+        for (int k = 0; lists[l][k]; k++) {
+            int d = edit_distance(lists[l][k]->name, name);
+            if (d < best) best = d;
+        }
+    char near[256] = "";
+    for (int l = 0; l < 2; l++)
+        for (int k = 0; lists[l][k]; k++) {
+            const char *nm = lists[l][k]->name;
+            if (edit_distance(nm, name) == best && strlen(near) + strlen(nm) + 3 < sizeof near) {
+                if (near[0]) strcat(near, ", ");
+                strcat(near, nm);
+            }
+        }
+    rbd_fail(RBD_EINVAL, "no method '%s' (nearest: %s; rbdiff methods lists them all)", name, near);
     return NULL;
 }
 
@@ -140,5 +194,16 @@ const rbd_base_algo *rbd_base_algo_find(const char *name)
 
 const char *rbd_output_name(rbd_output o)
 {
-    return o == RBD_ID_DERIVS ? "ID" : o == RBD_FD_DERIVS ? "FD" : "?";
+    return o == RBD_ID_DERIVS ? "ID" : o == RBD_FD_DERIVS ? "FD" : o == RBD_ID_SO_DERIVS ? "ID2"
+         : o == RBD_FD_SO_DERIVS ? "FD2" : "?";
+}
+
+int rbd_output_is_id(rbd_output o)
+{
+    return o == RBD_ID_DERIVS || o == RBD_ID_SO_DERIVS;
+}
+
+int rbd_output_order(rbd_output o)
+{
+    return o == RBD_ID_SO_DERIVS || o == RBD_FD_SO_DERIVS ? 2 : 1;
 }

@@ -11,20 +11,29 @@ if (!exists("xmax")) { xmax = 0 }
 unset arrow
 unset label
 unset object
-# the lines and bands carry no text; one legend block at the top left says
-# what each is (the bf's dash type as in the series)
+# each line and band is labelled at its top with its bf (the labels step
+# down so neighbours do not overlap), and one legend block at the top left
+# says what each is (the bf's dash type as in the series).  An unresolved
+# bracket is hatched amber: the grey of a solid band is the interquartile
+# range's (issue 29).
+set style textbox opaque noborder
 xctext = ""
 do for [i = 1:words(xckind)] {
     k = word(xckind, i)
+    ly = 0.93 - 0.06 * (i - 1)
     if (k eq "f") {
         n = int(word(xcross, i))
         set arrow from first n, graph 0 to first n, graph 1 nohead lc rgb "#606060" lw 1.5 dt int(word(xcdts, i))
+        set label 10 + i sprintf("bf=%s: %d", word(xcbf, i), n) at first n, graph ly left offset 0.4, 0 \
+            front boxed tc rgb "#303030" font ",8" noenhanced
         xctext = xctext.sprintf("\nbf = %s: N = %d (line)", word(xcbf, i), n)
     }
     if (k eq "u") {
         lo = int(word(xclo, i)); hi = int(word(xchi, i))
-        set object rect from first lo, graph 0 to first hi, graph 1 fc rgb "#909090" fs transparent solid 0.3 noborder behind
-        xctext = xctext.sprintf("\nbf = %s: unresolved in [%d, %d] (band)", word(xcbf, i), lo, hi)
+        set object rect from first lo, graph 0 to first hi, graph 1 fc rgb "#c08000" fs transparent pattern 4 border rgb "#c08000" behind
+        set label 10 + i sprintf("bf=%s: [%d, %d]", word(xcbf, i), lo, hi) at first lo, graph ly right offset -0.4, 0 \
+            front boxed tc rgb "#805000" font ",8" noenhanced
+        xctext = xctext.sprintf("\nbf = %s: unresolved in [%d, %d] (hatched band)", word(xcbf, i), lo, hi)
     }
     if (k eq "n") {
         xctext = xctext.sprintf("\nbf = %s: AZA not faster up to N = %s", word(xcbf, i), word(xchi, i))

@@ -1,7 +1,9 @@
 # Real robots (the paper's Fig. 5): time per call of each method on each
 # robot as grouped bars, one per method and build (the paper's gcc and
 # clang: the second build lighter), each labelled with its time over the
-# first method's in the same rounds and build.
+# first method's in the same rounds and build.  A log time axis: the robots
+# span 6 to 50 dofs and a factor ~200 in time, and on a linear axis Talos's
+# slowest bar flattened UR3, iiwa and HyQ to a few pixels (issue 29).
 # Called by `rbdiff plot` with:
 #   outbase  output path without extension (.png and .svg are written)
 #   file     data: robot_label nv, then per series: t (microseconds), label
@@ -13,9 +15,11 @@ set style data histogram
 set style histogram clustered gap 1.5
 set style fill solid 0.9 border rgb "#404040"
 set boxwidth 0.9
-set ylabel "time per call (µs)"
-set xlabel "robot (nv)"
-set yrange [0:*]
+set ylabel "time per call (µs, log scale)"
+set xlabel "robot (nv; +ff: floating base, a free-flyer root joint whose 6 dofs count in nv)"
+set logscale y
+set format y "%g"
+set yrange [ymin:*]
 set key below noenhanced
 set grid ytics lc rgb "#e0e0e0"
 set title ttl noenhanced

@@ -6,9 +6,11 @@
 #   ttl      figure title; ylab the y-axis label; ycol the data column; yscale
 #            its divisor; yfloor the value drawn for y <= 0 (e.g. an exact 0 error)
 #   nrows, ncols   grid size; rowttl1 .. rowttlR, colttl1 .. colttlC panel titles
-#   files, titles, colors, prow, pcol   one word per series: data file, method
-#            name ("-": no legend entry, shown in the row already), "#rrggbb",
-#            and the panel (row, column, 1-based)
+#   files, titles, colors, pts, prow, pcol   one word per series: data file,
+#            method name ("-": no legend entry, shown in the row already),
+#            "#rrggbb", gnuplot point type (a method's own within its row, so
+#            coinciding lines show stacked markers), and the panel (row,
+#            column, 1-based)
 set logscale x
 if (logy) { set logscale y; set format y "10^{%L}" }
 set grid xtics ytics mxtics mytics lc rgb "#e0e0e0"
@@ -35,7 +37,7 @@ do for [fmt in "png svg"] {
             if (yhi > 0) { set yrange [ylo:yhi] }
             if (words(idx) > 0) {
                 plot for [w in idx] word(files, int(w)) using 1:(column(ycol) > 0 ? column(ycol) / yscale : yfloor) \
-                     with linespoints lc rgb word(colors, int(w)) lw 2 pt 7 ps 0.6 notitle
+                     with linespoints lc rgb word(colors, int(w)) lw 1.5 pt int(word(pts, int(w))) ps 0.8 notitle
             } else {
                 unset border; unset tics; set xrange [0:1]; set yrange [0:1]; unset logscale y
                 set label 1 "no data" at graph 0.5, 0.5 center tc rgb "#808080"
@@ -53,7 +55,8 @@ do for [fmt in "png svg"] {
         unset title; unset border; unset tics; unset xlabel; unset ylabel; unset grid
         set xrange [0:1]; set yrange [1:2]; unset logscale xy
         set key center left reverse Left noenhanced font ",9" samplen 2 spacing 1.1
-        plot for [w in kidx] NaN with linespoints lc rgb word(colors, int(w)) lw 2 pt 7 title word(titles, int(w))
+        plot for [w in kidx] NaN with linespoints lc rgb word(colors, int(w)) lw 1.5 pt int(word(pts, int(w))) ps 0.8 \
+             title word(titles, int(w))
         set logscale x; if (logy) { set logscale y }
         set grid xtics ytics mxtics mytics lc rgb "#e0e0e0"
         set xlabel "N (bodies)" font ",9" offset 0, 0.5

@@ -14,7 +14,8 @@
 #   gpdir    this directory; crossover marks: see crossover_marks.gp
 #   pfiles   optional bisection probes (crossover_probes.csv), one file per
 #            bf: N tA_ns tB_ns ratio q1 q3 ..., drawn as points with their
-#            interquartile bars in pcola; ptitles their legend entries
+#            interquartile bars in pcola (often shorter than the marker);
+#            ptitles their legend entries, the marker alone
 #   keypos   optional placement of the key (default "top left")
 set dashtype 2 (9, 5)
 set dashtype 3 (1.5, 4)
@@ -49,7 +50,9 @@ do for [fmt in "png svg"] {
          for [i = 1:words(files)] word(files, i) using 1:4 with linespoints \
          lc rgb word(colors, i) dt int(word(dts, i)) lw 2 pt 7 ps 0.6 title word(titles, i), \
          for [i = 1:words(pfiles)] word(pfiles, i) using 1:4:5:6 with yerrorbars lc rgb pcola \
-         pt int(word(pts, (i - 1) % 4 + 1)) ps 1 title word(ptitles, i)
+         pt int(word(pts, (i - 1) % 4 + 1)) ps 1 notitle, \
+         for [i = 1:words(pfiles)] NaN with points lc rgb pcola pt int(word(pts, (i - 1) % 4 + 1)) ps 1 \
+         title word(ptitles, i)
     }
     unset output
 }

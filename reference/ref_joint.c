@@ -128,12 +128,18 @@ static void quat_exp_axis(ref_ws *w, mpc_srcptr t, int k, mpc_ptr e)
 
 int ref_perturb_q(ref_ws *w, int i, int k, long h_log2)
 {
+    mpc_ptr t = w->s + 59;
+    mpc_set_ui_ui(t, 0, 1, RN);
+    mpc_mul_2si(t, t, h_log2, RN);                 /* t = i h, exact */
+    return ref_perturb_q_by(w, i, k, t);
+}
+
+int ref_perturb_q_by(ref_ws *w, int i, int k, mpc_srcptr t)
+{
     const rbd_model *m = w->m;
     const rbd_joint *j = &m->joint[i];
     int o = m->idx_q[i];
-    mpc_ptr t = w->s + 60, e = w->s + 61, R = w->s + 65;
-    mpc_set_ui_ui(t, 0, 1, RN);
-    mpc_mul_2si(t, t, h_log2, RN);                 /* t = i h, exact */
+    mpc_ptr e = w->s + 61, R = w->s + 65;
     switch (j->type) {
     case RBD_JOINT_REVOLUTE:
     case RBD_JOINT_PRISMATIC:

@@ -66,6 +66,9 @@ int ref_jcalc_xup(ref_ws *w, int i);
  * (only that joint's entries change); ref_unperturb restores them from q0. */
 int ref_perturb_q(ref_ws *w, int i, int k, long h_log2);
 void ref_unperturb_q(ref_ws *w, int i);
+/* w->q = q0 (+) t e_k for any complex t (not aliasing the scratch s[61..79]):
+ * ref_so.c moves the base point by a real t before the complex step. */
+int ref_perturb_q_by(ref_ws *w, int i, int k, mpc_srcptr t);
 
 /* ref_rnea.c: tau_out = ID(q, qd, qdd) from Xup (RBDA Table 5.1, body coordinates). */
 void ref_rnea(ref_ws *w);

@@ -115,7 +115,7 @@ static void test_errors(void **s)
     expect_error("N = ten\n", RBD_EPARSE, "1: N: 'ten' is not a whole number");
     expect_error("N = 10:1\n", RBD_EPARSE, "1: N: range 10:1:1 is empty or has a step < 1");
     expect_error("N = 1:0:10\n", RBD_EPARSE, "1: N: range 1:0:10 is empty or has a step < 1");
-    expect_error("N = 1:2:3:4\n", RBD_EPARSE, "1: N: bad range (use A:B or A:STEP:B)");
+    expect_error("N = 1:2:3:4\n", RBD_EPARSE, "1: N: '1:2:3:4': bad range (use A:B or A:STEP:B)");
     expect_error("bf = 1, 0.5\n", RBD_EINVAL, "1: bf: 0.5 is out of range (bf >= 1)");
     expect_error("bf = two\n", RBD_EPARSE, "1: bf: 'two' is not a number");
     expect_error("bf = , ,\n", RBD_EPARSE, "1: bf: empty list");

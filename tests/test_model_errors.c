@@ -8,6 +8,7 @@
 #include <string.h>
 #include "testutil.h"
 #include "rbdiff/dynamics.h"
+#include "rbdiff/method.h"
 
 static const rbd_joint RZ = { .type = RBD_JOINT_REVOLUTE, .axis = { 0, 0, 1 } };
 static const rbd_joint RX = { .type = RBD_JOINT_REVOLUTE, .axis = { 1, 0, 0 } };
@@ -188,6 +189,21 @@ static void test_singular_configuration(void **s)
     rbd_model_free(m);
 }
 
+/* A typo in a method's name is an error naming the nearest names (the
+ * README's example checks for NULL and prints it), not a silent NULL. */
+static void test_unknown_method(void **state)
+{
+    (void)state;
+    rbd_clear_error();
+    assert_null(rbd_method_find("fdsva_dmm"));
+    assert_non_null(strstr(rbd_last_error(), "no method 'fdsva_dmm'"));
+    assert_non_null(strstr(rbd_last_error(), "nearest: fdsva-dmm"));
+    assert_null(strstr(rbd_last_error(), "idsva,"));   /* only the nearest */
+    assert_null(rbd_method_find("a-name-far-longer-than-the-sixty-three-characters-the-distance-compares"));
+    assert_non_null(strstr(rbd_last_error(), "nearest: "));
+    assert_non_null(rbd_method_find("fdsva-dmm"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -198,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_massless_joint),
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_singular_configuration),
+        cmocka_unit_test(test_unknown_method),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

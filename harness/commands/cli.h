@@ -26,6 +26,7 @@ typedef struct {
     int (*run)(int argc, char **argv);   /* argv[0] is the subcommand name */
 } cli_command;
 
+int cmd_advise(int argc, char **argv);
 int cmd_methods(int argc, char **argv);
 int cmd_models(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
@@ -40,6 +41,8 @@ int cmd_anchors(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_pair(int argc, char **argv);
+int cmd_worker(int argc, char **argv);
 
 /* "rbdiff <cmd>: <message>\n" on stderr; returns code, so
  * `return cli_error(cmd, EXIT_USAGE, ...)` reads naturally. */

@@ -7,7 +7,9 @@
 #include "accuracy/accuracy_run.h"
 #include "accuracy/accuracy_sweep.h"
 #include "commands/cli.h"
+#include "store/lock.h"
 #include "store/meta.h"
+#include "store/resume.h"
 #include "plan/modelspec.h"
 #include "report/report_accuracy.h"
 
@@ -63,6 +65,7 @@ int cmd_accuracy(int argc, char **argv)
     sweep_config_init(&c);
     const char *config = NULL, *out = NULL;
     char *dir = NULL;
+    results_lock lk = { -1, NULL, NULL, 0 };
     int ch, status = EXIT_USAGE;
     optind = 1;
     opterr = 0;
@@ -99,9 +102,12 @@ int cmd_accuracy(int argc, char **argv)
     status = EXIT_FAIL;
     dir = out ? strdup(out) : cli_results_dir("accuracy");
     if (!dir) { cli_error("accuracy", 0, "out of memory"); goto done; }
+    char *lcl = meta_cmdline(cli_argc, cli_argv);   /* one writer for the whole run (lock.h) */
+    int lrc = results_lock_take(&lk, dir, lcl);
+    free(lcl);
+    if (lrc) { status = cli_lib_error("accuracy", lrc == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL); goto done; }
     if (results_prepare_dir(dir)) { cli_lib_error("accuracy", 0); goto done; }
-    int irc = meta_check_same_build(dir);   /* a directory to resume is an input */
-    if (!irc) irc = results_check_tables(dir);
+    int irc = resume_check(dir, NULL);   /* a directory to resume is an input (resume.h) */
     if (irc) { status = cli_lib_error("accuracy", irc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE); goto done; }
     char *cl = meta_cmdline(cli_argc, cli_argv);
     int mrc = meta_write(dir, cl, NULL);
@@ -136,6 +142,7 @@ int cmd_accuracy(int argc, char **argv)
     }
     status = st == EXIT_INTERRUPTED ? cli_error("accuracy", EXIT_INTERRUPTED, "interrupted; rerun to resume") : EXIT_OK;
 done:
+    results_lock_release(&lk, status == EXIT_USAGE);
     free(dir);
     sweep_config_free(&c);
     return status;

@@ -5,7 +5,9 @@
 #include <string.h>
 #include "measure/bench.h"
 #include "commands/cli.h"
+#include "store/lock.h"
 #include "store/meta.h"
+#include "store/resume.h"
 
 static const char help[] =
     "Usage: rbdiff crossover A B [--bf LIST] [--range LO:HI] [--out DIR] [options]\n\n"
@@ -51,6 +53,7 @@ int cmd_crossover(int argc, char **argv)
     memset(&log, 0, sizeof log);
     memset(&plog, 0, sizeof plog);
     xo_probes *pr = NULL;
+    results_lock lk = { -1, NULL, NULL, 0 };
     optind = 1;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
@@ -87,14 +90,20 @@ int cmd_crossover(int argc, char **argv)
         if (k) mB = t.method; else mA = t.method;
     }
     if (!c.nbf && sweep_config_set(&c, "bf", "1", "--bf")) { cli_lib_error("crossover", 0); goto done; }
+    if (bench_setup("crossover", &c)) goto done;    /* --pin: refused before any write */
     status = EXIT_FAIL;
     if (out) {
         char *p = NULL;
+        /* one writer for the whole run (lock.h) */
+        char *lcl = meta_cmdline(cli_argc, cli_argv);
+        int lrc = results_lock_take(&lk, out, lcl);
+        free(lcl);
+        if (lrc) { status = cli_lib_error("crossover", lrc == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL); goto done; }
         if (results_prepare_dir(out)) { cli_lib_error("crossover", 0); goto done; }
-        /* a directory to resume is an input: another build's, or a
-         * malformed table, is refused before anything is written */
-        int irc = meta_check_same_build(out);
-        if (!irc) irc = results_check_tables(out);
+        /* a directory to resume is an input: another build's, a garbage
+         * meta.json or a malformed table is refused before anything is
+         * written (resume.h; the crossover options are in the rows' key) */
+        int irc = resume_check(out, NULL);
         if (irc) { status = cli_lib_error("crossover", irc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE); goto done; }
         if (!(p = results_path(out, CROSSOVER_CSV)) ||
             csvlog_open(&log, p, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY)) {
@@ -112,7 +121,6 @@ int cmd_crossover(int argc, char **argv)
         free(p);
     }
     if (!(pr = malloc(sizeof *pr))) { cli_error("crossover", 0, "out of memory"); goto done; }
-    if (bench_setup("crossover", &c)) goto done;
     cli_catch_interrupt();
     printf("%-12s %-12s %5s %9s %8s %-14s %6s %6s %10s\n", "A", "B", "bf", "N_cross", "bracket", "status", "probes",
            "reps", "confidence");
@@ -150,6 +158,7 @@ int cmd_crossover(int argc, char **argv)
     status = cli_interrupted ? cli_error("crossover", EXIT_INTERRUPTED, "interrupted; finished rows are on disk")
                              : EXIT_OK;
 done:
+    results_lock_release(&lk, status == EXIT_USAGE);
     free(pr);
     csvlog_close(&plog);
     csvlog_close(&log);

@@ -17,13 +17,17 @@ static const char help[] =
     "'<name> <rows> <cols>' blocks at %.17g, in the user's numbering:\n"
     "  ID methods: tau, dtau_dq, dtau_dv      (state needs q, v, a)\n"
     "  FD methods: qdd, dqdd_dq, dqdd_dv, dqdd_dtau (state needs q, v, tau)\n"
+    "  ID2 methods: tau, d2tau_dq2, d2tau_dv2, d2tau_dqdv, dM_dq (state needs q, v, a)\n"
+    "  FD2 methods: qdd, d2qdd_dq2, d2qdd_dv2, d2qdd_dqdv, d2qdd_dqdtau (q, v, tau)\n"
+    "    a tensor T(i,j,k) = d/dx_k of entry (i,j) is printed as nv rows of nv^2\n"
+    "    columns, column j + nv k (README.md, \"Conventions\")\n"
     "  base algorithms (rnea, ...): their one output (see rbdiff methods)\n\n"
     "  --model SPEC     autotree:N=..,bf=..,skew=..,taper=.. or urdf:PATH[,OPTION]... (README.md, \"Model options\")\n"
     "  --state FILE     lines 'q ...', 'v ...', 'a ...' / 'tau ...' ('#' comments)\n"
     "  --out FILE       write there (atomically) instead of stdout\n"
     "  --minv KIND      M^-1 variant of FD methods: analytic, ltdl, lapack\n"
     "  --fd-forward     forward instead of central differences (finite-difference methods)\n"
-    "  --cs-step H      complex step (default 1e-20)\n"
+    "  --cs-step H      complex step, in (0, 1e-3] (default 1e-20)\n"
     "  -h, --help\n\n"
     "Exit status: 0 done (a warning for an ill-conditioned M(q)), 1 the\n"
     "evaluation failed (a singular M(q), a non-finite output, an unwritable\n"
@@ -41,7 +45,7 @@ typedef struct {
     const rbd_model *m;
     rbd_output kind;
     rbd_derivs d;
-    double *user;      /* nv*nv scratch in user numbering */
+    double *user;      /* nv*nv (nv^3 for a second-order kind) scratch in user numbering */
     const rbd_base_algo *base;
     double *base_out;  /* the base algorithm's output (internal numbering) */
 } eval_out;
@@ -53,6 +57,18 @@ static int write_blocks(FILE *f, void *p)
     int nv = m->nv, rc = 0;
     struct { const char *name; double *x; int mat; } b[4];
     int nblk;
+    if (rbd_output_order(e->kind) == 2 && !e->base) {
+        const char *const *names = rbd_so_output_names(e->kind);
+        double *p[1 + RBD_SO_NTENSORS];
+        rbd_so_output_ptrs(e->kind, &e->d, p);
+        rbd_v_to_user(m, p[0], e->user);
+        rc = rbd_block_write(f, names[0], nv, 1, e->user);
+        for (int k = 1; k <= RBD_SO_NTENSORS && !rc; k++) {
+            rbd_tensor_to_user(m, p[k], e->user);
+            rc = rbd_block_write(f, names[k], nv, nv * nv, e->user);
+        }
+        return rc ? rbd_fail(RBD_EIO, "write error") : RBD_OK;
+    }
     if (e->base) {
         b[0].name = e->base->out; b[0].x = e->base_out; b[0].mat = e->base->out_matrix;
         nblk = 1;
@@ -98,7 +114,8 @@ int cmd_eval(int argc, char **argv)
         case 'F': o.fd_forward = 1; break;
         case 'H':
             if (cli_num("eval", "--cs-step", optarg, &o.cs_step)) return EXIT_USAGE;
-            if (!(o.cs_step > 0)) return cli_error("eval", EXIT_USAGE, "--cs-step: %s must be > 0", optarg);
+            if (!(o.cs_step > 0) || o.cs_step > RBD_CS_STEP_MAX)
+                return cli_error("eval", EXIT_USAGE, "--cs-step: %s is out of range (0, %g]", optarg, RBD_CS_STEP_MAX);
             break;
         case 'M': {
             int k = 0;
@@ -136,7 +153,8 @@ int cmd_eval(int argc, char **argv)
         rbd_model_free(m);
         return cli_lib_error("eval", EXIT_USAGE);
     }
-    int id = meth ? meth->output == RBD_ID_DERIVS : !strcmp(t.base->needs, "a");
+    int id = meth ? rbd_output_is_id(meth->output) : !strcmp(t.base->needs, "a");
+    int so = meth && rbd_output_order(meth->output) == 2;
     const char *need = meth ? (id ? "a" : "tau") : t.base->needs;
     const char *missing = !sf.v ? "v" : !strcmp(need, "a") && !sf.a ? "a" : !strcmp(need, "tau") && !sf.tau ? "tau" : NULL;
     if (missing) {
@@ -145,8 +163,12 @@ int cmd_eval(int argc, char **argv)
         goto done;
     }
     if (meth && rbd_method_supports(meth, m)) { status = cli_lib_error("eval", EXIT_USAGE); goto done; }
+    /* a second-order kind: four nv^3 tensors and a user-numbered copy;
+     * a model they would not fit is refused before anything is allocated */
+    size_t n3 = so ? nn * nv : 0;
+    if (so && rbd_so_check_size(m, "eval", NULL)) { cli_lib_error("eval", EXIT_FAIL); goto done; }
     /* internal q, v, a|tau; outputs: 2 vectors + 3 matrices + user scratch */
-    {
+    if (!so) {
         char what[128];
         snprintf(what, sizeof what, "eval on nv = %d (four dense nv x nv outputs)", m->nv);
         if (rbd_check_memory(what, 8.0 * ((double)m->nq + 4.0 * m->nv + 4.0 * m->nv * (double)m->nv))) {
@@ -154,7 +176,7 @@ int cmd_eval(int argc, char **argv)
             goto done;
         }
     }
-    buf = calloc((size_t)m->nq + 4 * nv + 4 * nn, sizeof *buf);
+    buf = calloc((size_t)m->nq + 4 * nv + 4 * nn + 5 * n3, sizeof *buf);
     if (!buf) { cli_error("eval", EXIT_FAIL, "out of memory (nv = %d)", m->nv); goto done; }
     double *q = buf, *v = q + m->nq, *x = v + nv;
     eval_out e = { m, meth ? meth->output : RBD_ID_DERIVS, { 0 }, x + 2 * nv + 3 * nn, t.base, x + 2 * nv };
@@ -162,8 +184,14 @@ int cmd_eval(int argc, char **argv)
     rbd_v_from_user(m, sf.v, v);
     if (sf.a && !strcmp(need, "a")) rbd_v_from_user(m, sf.a, x);
     if (sf.tau && !strcmp(need, "tau")) rbd_v_from_user(m, sf.tau, x);
-    double *o1 = x + nv, *mats = x + 2 * nv;
-    if (id) { e.d.tau = o1; e.d.dtau_dq = mats; e.d.dtau_dv = mats + nn; }
+    double *o1 = x + nv, *mats = x + 2 * nv, *ten = x + 2 * nv + 4 * nn;
+    if (so && id) {
+        e.d.tau = o1; e.d.d2tau_dq2 = ten; e.d.d2tau_dv2 = ten + n3; e.d.d2tau_dqdv = ten + 2 * n3;
+        e.d.dM_dq = ten + 3 * n3; e.user = ten + 4 * n3;
+    } else if (so) {
+        e.d.qdd = o1; e.d.d2qdd_dq2 = ten; e.d.d2qdd_dv2 = ten + n3; e.d.d2qdd_dqdv = ten + 2 * n3;
+        e.d.d2qdd_dqdtau = ten + 3 * n3; e.user = ten + 4 * n3;
+    } else if (id) { e.d.tau = o1; e.d.dtau_dq = mats; e.d.dtau_dv = mats + nn; }
     else { e.d.qdd = o1; e.d.dqdd_dq = mats; e.d.dqdd_dv = mats + nn; e.d.dqdd_dtau = mats + 2 * nn; }
     rbd_state st = { q, v, id ? x : NULL, id ? NULL : x };
     if (t.base) {

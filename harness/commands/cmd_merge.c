@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "commands/cli.h"
+#include "store/lock.h"
 #include "store/meta.h"
 #include "store/shard.h"
 
@@ -19,7 +20,8 @@ static const char help[] =
     "  -h, --help\n\n"
     "Exit status: 0 merged, 1 a file could not be written, 2 the input is wrong\n"
     "(a directory missing or malformed, shards of different builds without\n"
-    "--force, OUT already holding results).\n";
+    "--force, OUT already holding results or being written by another run),\n"
+    "130 interrupted (what it wrote into OUT is removed again).\n";
 
 int cmd_merge(int argc, char **argv)
 {
@@ -39,8 +41,18 @@ int cmd_merge(int argc, char **argv)
     }
     char *cl = meta_cmdline(cli_argc, cli_argv);
     int bad_input = 0;
-    int rc = merge_results(argv[optind], argv + optind + 1, argc - optind - 1, force, cl, &bad_input);
+    /* one writer of OUT for the whole merge (lock.h); a refusal removes OUT
+     * again when the lock made it */
+    results_lock lk;
+    int rc = results_lock_take(&lk, argv[optind], cl);
+    if (rc) { free(cl); return cli_lib_error("merge", rc == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL); }
+    cli_catch_interrupt();
+    rc = merge_results(argv[optind], argv + optind + 1, argc - optind - 1, force, cl, &bad_input, &cli_interrupted);
     free(cl);
+    results_lock_release(&lk, rc && rc != MERGE_INTERRUPTED && bad_input);
+    if (rc == MERGE_INTERRUPTED)
+        return cli_error("merge", EXIT_INTERRUPTED, "interrupted; the files it had written into %s are removed; "
+                         "rerun to merge", argv[optind]);
     if (rc) return cli_lib_error("merge", bad_input ? EXIT_USAGE : EXIT_FAIL);
     printf("%s\n", argv[optind]);
     return EXIT_OK;

@@ -33,6 +33,7 @@ int cmd_methods(int argc, char **argv)
     }
     if (names) {
         for (int k = 0; rbd_methods[k]; k++) puts(rbd_methods[k]->name);
+        for (int k = 0; rbd_so_methods[k]; k++) puts(rbd_so_methods[k]->name);
         for (int k = 0; rbd_base_algos[k].name; k++) puts(rbd_base_algos[k].name);
         return EXIT_OK;
     }
@@ -40,6 +41,13 @@ int cmd_methods(int argc, char **argv)
     if (!rbd_methods[0]) printf("(no derivative methods registered in this build)\n");
     for (int k = 0; rbd_methods[k]; k++) {
         const rbd_method *m = rbd_methods[k];
+        char j[128];
+        cli_joint_list(m->joints, j, sizeof j);
+        printf("%-14s %-4s %-34s %s\n", m->name, rbd_output_name(m->output), j, m->summary);
+    }
+    printf("\nsecond-order methods (tensors nv x nv x nv, README.md \"Conventions\"):\n");
+    for (int k = 0; rbd_so_methods[k]; k++) {
+        const rbd_method *m = rbd_so_methods[k];
         char j[128];
         cli_joint_list(m->joints, j, sizeof j);
         printf("%-14s %-4s %-34s %s\n", m->name, rbd_output_name(m->output), j, m->summary);

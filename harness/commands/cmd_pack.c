@@ -18,7 +18,10 @@ static const char help[] =
     "itself.\n\n"
     "  --unpack    samples.csv.gz back to samples.csv, benchmarks.json rebuilt\n"
     "  -h, --help\n\n"
-    "Exit status: 0 done, 1 failure, 2 usage (e.g. DIR does not exist).\n";
+    "Each set is locked while it is packed: one that a sweep or merge is writing\n"
+    "is refused.  Ctrl-C stops before the next file; what is done stays.\n\n"
+    "Exit status: 0 done, 1 failure, 2 usage (e.g. DIR does not exist, a set in\n"
+    "use, a malformed table), 130 interrupted (rerun to finish).\n";
 
 int cmd_pack(int argc, char **argv)
 {
@@ -39,6 +42,11 @@ int cmd_pack(int argc, char **argv)
     const char *dir = argv[optind];
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return cli_error("pack", EXIT_USAGE, "%s: no such directory", dir);
-    if (unpack ? results_unpack(dir) : results_pack(dir)) return cli_lib_error("pack", EXIT_FAIL);
+    cli_catch_interrupt();
+    int rc = unpack ? results_unpack(dir, &cli_interrupted) : results_pack(dir, &cli_interrupted);
+    if (rc == PACK_INTERRUPTED)
+        return cli_error("pack", EXIT_INTERRUPTED, "interrupted; the file in progress is left as it was (no .tmp), "
+                         "the ones done stay %s; rerun to finish", unpack ? "unpacked" : "packed");
+    if (rc) return cli_lib_error("pack", rc == RBD_EINVAL || rc == RBD_EPARSE ? EXIT_USAGE : EXIT_FAIL);
     return EXIT_OK;
 }

@@ -201,6 +201,24 @@ static void build_label(const char *dir, char *out, size_t len)
     json_decref(meta);
 }
 
+/* The scripts are an input: every one the figures use must be there
+ * before a data file is written (a missing GPDIR wrote plots/data first). */
+static int check_scripts(const char *gpdir)
+{
+    static const char *const scripts[] = { "time_vs_n.gp", "speedup_vs_n.gp", "crossover_marks.gp", "fig5.gp",
+                                           "panels.gp", "table3.gp" };
+    if (strchr(gpdir, '\''))
+        return cli_error("plot", EXIT_USAGE, "'%s': a path with a single quote cannot go to gnuplot", gpdir);
+    for (size_t k = 0; k < sizeof scripts / sizeof *scripts; k++) {
+        char gp[4400];
+        snprintf(gp, sizeof gp, "%s/%s", gpdir, scripts[k]);
+        if (access(gp, R_OK) != 0)
+            return cli_error("plot", EXIT_USAGE, "--scripts %s: %s: %s (GPDIR holds the gnuplot scripts of plots/)",
+                             gpdir, gp, strerror(errno));
+    }
+    return 0;
+}
+
 int cmd_plot(int argc, char **argv)
 {
     static const struct option opts[] = { { "out", required_argument, 0, 'o' }, { "scripts", required_argument, 0, 's' },
@@ -236,6 +254,7 @@ int cmd_plot(int argc, char **argv)
     for (const char *p = dir; *p; p++)
         if (*p == '\'') return cli_error("plot", EXIT_USAGE, "'%s': a path with a single quote cannot go to gnuplot", dir);
     if (outdir && strchr(outdir, '\'')) return cli_error("plot", EXIT_USAGE, "'%s': a path with a single quote cannot go to gnuplot", outdir);
+    if (check_scripts(e.gpdir)) return EXIT_USAGE;
     /* DIR is an input: it must be a results directory already; nothing is
      * created when it is not */
     struct stat sb;
@@ -266,6 +285,8 @@ int cmd_plot(int argc, char **argv)
     } else {
         printf("plot: no %s; only accuracy can be plotted\n", tpath);
     }
+    /* DIR2 is an input too: read before anything is written */
+    if (with && timing_rows_load(with, &wrows, &e.nwrows)) { status = cli_lib_error("plot", EXIT_USAGE); goto done; }
     od = outdir ? strdup(outdir) : results_path(dir, "plots");
     dd = od ? results_path(od, "data") : NULL;
     if (!dd) { cli_error("plot", 0, "out of memory"); goto done; }
@@ -283,7 +304,6 @@ int cmd_plot(int argc, char **argv)
     qsort(e.bfs, (size_t)e.nbf, sizeof e.bfs[0], plot_cmp_double);
     build_label(dir, e.label, sizeof e.label);
     if (with) {
-        if (timing_rows_load(with, &wrows, &e.nwrows)) { cli_lib_error("plot", 0); goto done; }
         e.wrows = wrows;
         build_label(with, e.wlabel, sizeof e.wlabel);
         if (!strcmp(e.wlabel, e.label)) snprintf(e.wlabel + strlen(e.wlabel), sizeof e.wlabel - strlen(e.wlabel), "(2)");

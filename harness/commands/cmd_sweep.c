@@ -16,6 +16,8 @@
 #include "plan/modelspec.h"
 #include "measure/progress.h"
 #include "store/shard.h"
+#include "store/lock.h"
+#include "store/resume.h"
 
 static const char help[] =
     "Usage: rbdiff sweep [--config FILE] [--out DIR] [--KEY VALUE ...]\n\n"
@@ -209,6 +211,7 @@ int cmd_sweep(int argc, char **argv)
     bench_peer_note *notes = NULL;
     json_t *extra_meta = NULL;
     shard_spec sh = { 1, 1 };
+    results_lock lk = { -1, NULL, NULL, 0 };
     /* Pass 1: the config file, so that flags (pass 2) override it. */
     optind = 1;
     opterr = 0;
@@ -238,7 +241,7 @@ int cmd_sweep(int argc, char **argv)
     if (c.nN && !c.nbf && sweep_config_set(&c, "bf", "1", "--bf")) { cli_lib_error("sweep", 0); goto done; }
     if (bench_targets(&c, &tg, &ntg) || bench_models(&c, &bm, &nbm)) { cli_lib_error("sweep", 0); goto done; }
     if (bench_peers_open("sweep", &c, &peers, &npeers) || bench_add_peer_targets(&tg, &ntg, peers, npeers)) {
-        cli_lib_error("sweep", 0);
+        status = cli_lib_error("sweep", EXIT_FAIL);
         goto done;
     }
     /* robot_methods' PEER.FUNCTION names: the peer must be one rbdiff knows,
@@ -285,14 +288,21 @@ int cmd_sweep(int argc, char **argv)
         free(am);
         if (bad) goto done;
     }
+    if (bench_setup("sweep", &c)) goto done;    /* --pin to a CPU that is not there: refused before any write */
     status = EXIT_FAIL;
     dir = out ? strdup(out) : cli_results_dir(c.name);
     if (!dir) { cli_error("sweep", 0, "out of memory"); goto done; }
+    /* one writer for the whole run (lock.h): a second one is refused here */
+    char *lcl = meta_cmdline(cli_argc, cli_argv);
+    int lrc = results_lock_take(&lk, dir, lcl);
+    free(lcl);
+    if (lrc) { status = cli_lib_error("sweep", lrc == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL); goto done; }
     if (results_prepare_dir(dir)) { cli_lib_error("sweep", 0); goto done; }
-    /* a directory to resume is an input: another build's, or a malformed
-     * timings.csv, is refused before any file is opened for writing */
-    int irc = meta_check_same_build(dir);
-    if (!irc) irc = results_check_tables(dir);
+    /* a directory to resume is an input: another build's, other settings,
+     * a garbage meta.json or a malformed table are refused before any file
+     * is opened for writing (resume.h) */
+    extra_meta = resume_settings(&c);
+    int irc = extra_meta ? resume_check(dir, extra_meta) : rbd_fail(RBD_ENOMEM, "out of memory");
     if (irc) { status = cli_lib_error("sweep", irc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE); goto done; }
     char *tpath = results_path(dir, TIMINGS_CSV);
     if (!tpath || csvlog_open(&log, tpath, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY)) {
@@ -311,11 +321,8 @@ int cmd_sweep(int argc, char **argv)
     if (log.dropped_partial)
         fprintf(stderr, "rbdiff sweep: %s:%d: dropped a truncated line (interrupted write); it is measured again\n",
                 log.path, log.dropped_partial);
-    if (bench_setup("sweep", &c)) goto done;
     pc = bench_counters("sweep", c.counters);
-    extra_meta = json_pack("{s:b, s:i, s:I, s:i, s:i, s:f, s:f, s:o}", "hardware_counters", pc != NULL, "pin_cpu", c.pin,
-                           "seed", (json_int_t)c.seed, "pool", c.pool, "batches", c.batches, "batch_ms", c.batch_ms,
-                           "warmup_ms", c.warmup_ms, "method_options", meta_method_options(&c));
+    json_object_set_new(extra_meta, "hardware_counters", json_boolean(pc != NULL));
     /* how the batches were taken: all methods of a model in rounds (paired) */
     json_object_set_new(extra_meta, "timing", json_string("rounds: one batch of every method of a model per round"));
     if (npeers) json_object_set_new(extra_meta, "peers", peers_meta(peers, npeers));
@@ -414,6 +421,7 @@ int cmd_sweep(int argc, char **argv)
     printf("%s\n", dir);
     status = EXIT_OK;
 done:
+    results_lock_release(&lk, status == EXIT_USAGE);
     json_decref(extra_meta);
     perfctr_close(pc);
     csvlog_close(&log);

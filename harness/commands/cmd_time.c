@@ -11,7 +11,8 @@
 #include "report/report_ratios.h"
 
 static const char help[] =
-    "Usage: rbdiff time --N LIST [--bf LIST] [--methods LIST] [--baseline NAME] [options]\n\n"
+    "Usage: rbdiff time (--N LIST [--bf LIST] | --robots LIST | --model SPEC)... [--methods LIST]\n"
+    "                   [--baseline NAME] [options]\n\n"
     "Times every applicable registered method (and the base algorithms) on\n"
     "autotree:N=..,bf=.. for each bf and N, and prints median and min ns per\n"
     "call, the inter-quartile range, and the ratio to a baseline (default\n"
@@ -27,7 +28,8 @@ static const char help[] =
     "  --methods LIST   names or 'all' (default all; see rbdiff methods)\n"
     "  --base no        leave out the base algorithms\n"
     "  --model SPEC     time on this model as well (repeatable)\n"
-    "  --robots LIST    robots too: ur5,hyq:freeflyer (tests/models/NAME.urdf) or paths\n"
+    "  --robots LIST    robots too: ur5,hyq:freeflyer (tests/models/NAME.urdf) or paths,\n"
+    "                   each with model options after ':' (my.urdf:nonphysical:freeflyer)\n"
     "  --peers LIST     other libraries timed in the same rounds: pinocchio, mujoco (the newest\n"
     "                   version built), NAME@VERSION (pinocchio@3.7.0), all (every version)\n"
     "                   (modules in $RBD_PEER_DIR, default build/peers; scripts/peers builds\n"
@@ -110,7 +112,10 @@ int cmd_time(int argc, char **argv)
         goto done;
     }
     if (optind < argc) { cli_error("time", 0, "unexpected argument '%s'", argv[optind]); cli_usage_error("time"); goto done; }
-    if (!c.nN && !c.nmodels && !c.nrobots) { cli_error("time", 0, "--N LIST is required (e.g. --N 10,50,100)"); goto done; }
+    if (!c.nN && !c.nmodels && !c.nrobots) {
+        cli_error("time", 0, "nothing to time: give --N LIST (autoTree sizes), --robots LIST or --model SPEC");
+        goto done;
+    }
     if (!c.nbf && sweep_config_set(&c, "bf", "1", "--bf")) { cli_lib_error("time", 0); goto done; }
     if (baseline) {
         cli_target t;
@@ -121,7 +126,7 @@ int cmd_time(int argc, char **argv)
     int bad = bench_models_check("time", bm, nbm);
     if (bad) { status = bad; goto done; }
     if (bench_peers_open("time", &c, &peers, &npeers) || bench_add_peer_targets(&tg, &ntg, peers, npeers)) {
-        cli_lib_error("time", 0);
+        status = cli_lib_error("time", EXIT_FAIL);
         goto done;
     }
     if (c.npeers && !npeers) fprintf(stderr, "rbdiff time: no peer found; timing rbdiff's methods alone\n");
@@ -135,8 +140,8 @@ int cmd_time(int argc, char **argv)
             tg[ntg++].dgemm = 1;
         }
     }
+    if (bench_setup("time", &c)) goto done;    /* --pin: refused (2) before the table starts */
     status = EXIT_FAIL;
-    if (bench_setup("time", &c)) goto done;
     pc = bench_counters("time", c.counters);
     rows = calloc((size_t)(ntg * nbm) + 1, sizeof *rows);
     tp = malloc(sizeof *tp * ((size_t)ntg + 1));
@@ -150,8 +155,10 @@ int cmd_time(int argc, char **argv)
     for (int j = 0; j < nbm && !cli_interrupted; j++) {
         rbd_model *m;
         if (cli_model("time", bm[j].spec, &m)) goto done;
-        printf("\n%s  (nv = %d)\n%-14s %-4s %12s %12s %7s %14s %12s %11s %7s %7s\n", bm[j].spec, m->nv, "method",
-               "kind", "median_ns", "min_ns", "iqr_%", "ratio", "instr/call", "flops/call", "GFLOP/s", "%dgemm");
+        int wn = 14;   /* the method column as wide as the longest name, so no row shifts */
+        for (int i = 0; i < ntg; i++) wn = (int)strlen(tg[i].name) > wn ? (int)strlen(tg[i].name) : wn;
+        printf("\n%s  (nv = %d)\n%-*s %-4s %12s %12s %7s %8s %6s %12s %11s %7s %7s\n", bm[j].spec, m->nv, wn, "method",
+               "kind", "median_ns", "min_ns", "iqr_%", "ratio", "w/K", "instr/call", "flops/call", "GFLOP/s", "%dgemm");
         /* every target of the model measured together: one batch of each per round */
         timing_row *mr = &rows[nrows];
         int rc = bench_measure_set((const bench_target *const *)tp, ntg, m, &bm[j], &c, pc, &cli_interrupted, mr, st,
@@ -164,7 +171,7 @@ int cmd_time(int argc, char **argv)
             goto done;
         }
         for (int i = 0; i < ntg; i++) {
-            if (st[i] == RBD_ENOTSUP) { printf("%-14s (not applicable to this model's joints)\n", tg[i].name); continue; }
+            if (st[i] == RBD_ENOTSUP) { printf("%-*s (not applicable to this model's joints)\n", wn, tg[i].name); continue; }
             if (st[i] == BENCH_NOT_TIMED) continue;
             if (&rows[nrows] != &mr[i]) rows[nrows] = mr[i];
             nrows++;
@@ -176,10 +183,10 @@ int cmd_time(int argc, char **argv)
             const char *bn = !strcmp(r->kind, "ID") ? idb : !strcmp(r->kind, "FD") ? fdb : baseline;
             const timing_row *b = bn ? timing_rows_find(rows, nrows, bn, r->model) : NULL;
             const timing_row *roof = timing_rows_find(rows, nrows, ROOFLINE_NAME, r->model);
-            char ratio[32] = "-", ins[32] = "-", fl[32] = "-", gf[32] = "-", frac[32] = "-";
+            char ratio[32] = "-", wk[32] = "-", ins[32] = "-", fl[32] = "-", gf[32] = "-", frac[32] = "-";
             double q;
             int w, K = b ? report_paired(r, b, &q, &w) : 0;
-            if (K) snprintf(ratio, sizeof ratio, "%.3f %2d/%d", q, w, K);
+            if (K) snprintf(ratio, sizeof ratio, "%.3f", q), snprintf(wk, sizeof wk, "%d/%d", w, K);
             if (isfinite(r->instructions)) snprintf(ins, sizeof ins, "%.0f", r->instructions);
             if (isfinite(r->flops)) {
                 snprintf(fl, sizeof fl, "%.4g", r->flops);
@@ -187,8 +194,8 @@ int cmd_time(int argc, char **argv)
                 if (roof && isfinite(roof->flops) && roof->nv >= ROOFLINE_MIN_N)
                     snprintf(frac, sizeof frac, "%.1f", 100 * (r->flops / r->median_ns) / (roof->flops / roof->median_ns));
             }
-            printf("%-14s %-4s %12.1f %12.1f %7.1f %14s %12s %11s %7s %7s\n", r->method, r->kind, r->median_ns,
-                   r->min_ns, 100 * r->iqr_ns / r->median_ns, ratio, ins, fl, gf, frac);
+            printf("%-*s %-4s %12.1f %12.1f %7.1f %8s %6s %12s %11s %7s %7s\n", wn, r->method, r->kind, r->median_ns,
+                   r->min_ns, 100 * r->iqr_ns / r->median_ns, ratio, wk, ins, fl, gf, frac);
         }
         print_peers(tg, ntg, st, notes, rows, nrows, bm[j].spec);
         fflush(stdout);

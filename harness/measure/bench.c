@@ -77,11 +77,23 @@ int bench_peers_open(const char *cmd, const sweep_config *c, rbd_peer **out, int
             if (!nw) nw = 1;    /* none built: peer_open says why */
         }
         for (int v = 0; v < nw; v++) {
-            if (peer_open(want[v], &(*out)[*n])) {
-                fprintf(stderr, "rbdiff %s: %s; going on without it\n", cmd, rbd_last_error());
+            if (!peer_open(want[v], &(*out)[*n])) {
+                (*n)++;
                 continue;
             }
-            (*n)++;
+            /* a peer asked for by name that is not there: a comparison the
+             * user wanted would compare nothing, so nothing is timed */
+            if (c->peers_named) {
+                char why[1024];
+                snprintf(why, sizeof why, "%s", rbd_last_error());   /* rbd_fail writes the same buffer */
+                int rc = rbd_fail(RBD_ENOTSUP, "%s: asked for by name, so nothing is timed without it "
+                                  "('--peers all' takes the peers that load and goes on without the others)", why);
+                bench_peers_close(*out, *n);
+                *out = NULL;
+                *n = 0;
+                return rc;
+            }
+            fprintf(stderr, "rbdiff %s: %s; going on without it\n", cmd, rbd_last_error());
         }
     }
     return RBD_OK;

@@ -27,6 +27,8 @@ typedef struct {
     void *ws;                    /* method workspace */
     const rbd_base_algo *algo;
     rbd_data *data;              /* base algorithm scratch */
+    int slow_every;              /* RBD_TEST_SLOW_METHOD: every n-th call twice */
+    long ncalls;
 } tctx;
 
 static void ctx_free(void *p)
@@ -73,6 +75,20 @@ static int call_method(void *p, int k)
     tctx *c = p;
     rbd_state x = { c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv, c->a + (size_t)k * c->nv,
                     c->tau + (size_t)k * c->nv };
+#ifdef RBD_TEST_SLOW_METHOD
+    /* the test-only slow-down (tests/CMakeLists.txt): every n-th call first
+     * evaluates at the pool's next state, RBD_TEST_SLOW_PCT % more calls of
+     * the method's own.  A repeat at the same state cost only half as much
+     * (its data still in L1), so it is another state, and before the real
+     * call so the outputs stay this state's. */
+    if (c->slow_every && ++c->ncalls % c->slow_every == 0) {
+        int j = (k + 1) % c->pool;
+        rbd_state y = { c->q + (size_t)j * c->nq, c->v + (size_t)j * c->nv, c->a + (size_t)j * c->nv,
+                        c->tau + (size_t)j * c->nv };
+        int rc = c->meth->eval(c->ws, &y, &c->d);
+        if (rc) return rc;
+    }
+#endif
     return c->meth->eval(c->ws, &x, &c->d);
 }
 
@@ -104,9 +120,16 @@ int timeable_method(const rbd_method *meth, const rbd_model *m, const rbd_option
     memset(t, 0, sizeof *t);
     int rc = rbd_method_supports(meth, m);
     if (rc) return rc;
-    size_t nv = (size_t)m->nv, nn = nv * nv;
-    tctx *c = ctx_new(m, pool, seed, 4 * nv + 4 * nn);
+    size_t nv = (size_t)m->nv, nn = nv * nv, n3 = rbd_output_order(meth->output) == 2 ? nn * nv : 0;
+    if (n3 && (rc = rbd_so_check_size(m, meth->name, NULL))) return rc;
+    tctx *c = ctx_new(m, pool, seed, 4 * nv + 4 * nn + 4 * n3);
     if (!c) return RBD_ENOMEM;
+    /* the second-order tensors after the first-order blocks; ID and FD share them */
+    double *ten = n3 ? c->out + 4 * nv + 4 * nn : NULL;
+    c->d.d2tau_dq2 = c->d.d2qdd_dq2 = ten;
+    c->d.d2tau_dv2 = c->d.d2qdd_dv2 = n3 ? ten + n3 : NULL;
+    c->d.d2tau_dqdv = c->d.d2qdd_dqdv = n3 ? ten + 2 * n3 : NULL;
+    c->d.dM_dq = c->d.d2qdd_dqdtau = n3 ? ten + 3 * n3 : NULL;
     /* Every output slot gets a buffer, so a method may fill any of them. */
     c->d.tau = c->out;
     c->d.qdd = c->out + nv;
@@ -116,6 +139,10 @@ int timeable_method(const rbd_method *meth, const rbd_model *m, const rbd_option
     c->d.dqdd_dv = c->d.dtau_dv;
     c->d.dqdd_dtau = c->d.dtau_dv + nn;
     c->meth = meth;
+#ifdef RBD_TEST_SLOW_METHOD
+    if (!strcmp(meth->name, RBD_TEST_SLOW_METHOD) && RBD_TEST_SLOW_PCT > 0)
+        c->slow_every = (int)(100.0 / (RBD_TEST_SLOW_PCT + (RBD_TEST_SLOW_PCT <= 0)) + 0.5);
+#endif
     rbd_options o;
     if (opt) o = *opt; else rbd_options_default(&o);
     if ((rc = meth->init(m, &o, &c->ws))) {

@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 #include "measure/timing.h"
 
@@ -23,8 +24,7 @@ double timing_now_ns(void)
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* calls evaluations cycling through the pool from *k; wall ns or < 0. */
-static double run_batch(const rbd_timeable *t, long calls, int *k, int *err)
+double timing_run_batch(const rbd_timeable *t, long calls, int *k, int *err)
 {
     int idx = *k;
     double t0 = timing_now_ns();
@@ -38,21 +38,19 @@ static double run_batch(const rbd_timeable *t, long calls, int *k, int *err)
     return t1 - t0;
 }
 
-/* Warm-up (caches, branch predictors, CPU frequency), then the batch length:
- * grow the call count until one batch lasts batch_ns.  0 or an error. */
-static int calibrate(const rbd_timeable *t, const timing_opts *o, int *k, long *out)
+int timing_calibrate(const rbd_timeable *t, const timing_opts *o, int *k, long *out)
 {
     int err = 0;
     double w0 = timing_now_ns();
     long calls = 1;
     while (timing_now_ns() - w0 < o->warmup_ns) {
-        if (run_batch(t, calls, k, &err) < 0) return err;
+        if (timing_run_batch(t, calls, k, &err) < 0) return err;
         if (calls < (1L << 20)) calls *= 2;
         if (o->stop && *o->stop) return 1;
     }
     calls = 1;
     for (;;) {
-        double ns = run_batch(t, calls, k, &err);
+        double ns = timing_run_batch(t, calls, k, &err);
         if (ns < 0) return err;
         if (ns >= o->batch_ns) break;
         if (o->stop && *o->stop) return 1;
@@ -77,7 +75,7 @@ static int one_batch(const rbd_timeable *t, const timing_opts *o, target_run *x,
 {
     int err = 0;
     if (o->pc) perfctr_start(o->pc);
-    double ns = run_batch(t, x->calls, &x->k, &err);
+    double ns = timing_run_batch(t, x->calls, &x->k, &err);
     if (o->pc) {
         double i_, c_, f_;
         if (perfctr_stop(o->pc, &i_, &c_, &f_) == 0) {
@@ -129,7 +127,7 @@ int timing_measure_set(const rbd_timeable *t, int n, const timing_opts *o, timin
         x[i].ns = base; x[i].ins = base + K; x[i].cyc = base + 2 * K; x[i].fp = base + 3 * K;
         x[i].have_ctr = o->pc != NULL;
         x[i].have_fp = perfctr_has_fp(o->pc);
-        rc = calibrate(&t[i], o, &x[i].k, &x[i].calls);
+        rc = timing_calibrate(&t[i], o, &x[i].k, &x[i].calls);
     }
     /* Round b runs one batch of every target, starting at target b mod n, so
      * a slow drift of the machine (load, frequency) lands on all of them
@@ -164,10 +162,13 @@ int timing_pin_cpu(int cpu)
 {
     cpu_set_t set;
     CPU_ZERO(&set);
-    if (cpu < 0 || cpu >= CPU_SETSIZE) return rbd_fail(RBD_EINVAL, "--pin %d: not a CPU number", cpu);
+    long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+    if (cpu < 0 || cpu >= CPU_SETSIZE || (ncpu > 0 && cpu >= ncpu))
+        return rbd_fail(RBD_EINVAL, "--pin %d: no such CPU (this machine has CPUs 0 to %ld)", cpu, ncpu - 1);
     CPU_SET(cpu, &set);
     if (sched_setaffinity(0, sizeof set, &set) != 0)
-        return rbd_fail(RBD_EINVAL, "--pin %d: sched_setaffinity: %s", cpu, strerror(errno));
+        return rbd_fail(RBD_EINVAL, "--pin %d: this process may not run there (sched_setaffinity: %s)", cpu,
+                        strerror(errno));
     return RBD_OK;
 }
 

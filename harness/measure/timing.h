@@ -52,6 +52,16 @@ int timing_measure_set(const rbd_timeable *t, int n, const timing_opts *o, timin
  * if K < 1 or a ratio is not finite. */
 int timing_paired_stats(const double *a, const double *b, int K, rbd_stats *st);
 
+/* The two steps of every measurement, for callers that run the rounds
+ * themselves (measure/worker.c: one batch per request of `rbdiff pair`).
+ * timing_calibrate: warm-up (caches, branch predictors, CPU frequency) for
+ * o->warmup_ns, then grows the call count until one batch lasts o->batch_ns;
+ * 0, 1 when *o->stop was set, or the method's error.  timing_run_batch:
+ * calls evaluations cycling through the pool from *k; wall ns, or < 0 with
+ * *err set. */
+int timing_calibrate(const rbd_timeable *t, const timing_opts *o, int *k, long *calls);
+double timing_run_batch(const rbd_timeable *t, long calls, int *k, int *err);
+
 /* Pins this thread to one CPU (sched_setaffinity); errors name the CPU. */
 int timing_pin_cpu(int cpu);
 /* OpenBLAS threads: n >= 1 sets that many (openblas_set_num_threads). */

@@ -22,6 +22,10 @@ const char *peer_dir(void)
     const char *d = getenv("RBD_PEER_DIR");
     if (d && *d) return d;
     static char def[768];
+#ifdef RBD_PEER_LIBDIR
+    /* an installed rbdiff: the modules cmake --install copied beside it */
+    if (!*def && installed_path(def, sizeof def, RBD_PEER_LIBDIR)) *def = 0;
+#endif
     if (!*def) data_path(def, sizeof def, "build/peers");
     return def;
 }

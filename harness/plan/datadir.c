@@ -10,6 +10,19 @@
 #define RBD_SOURCE_DIR "."
 #endif
 
+int installed_path(char *buf, size_t len, const char *rel)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return -1;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash) return -1;
+    *slash = 0;
+    int k = snprintf(buf, len, "%s/../%s", exe, rel);
+    return k < 0 || (size_t)k >= len || access(buf, F_OK) != 0 ? -1 : 0;
+}
+
 /* <directory of this executable>/../share/rbdiff when it holds the robots. */
 static int installed_root(char *buf, size_t len)
 {

@@ -25,6 +25,31 @@ static void note_model(const rbd_model *m)
 
 json_t *model_notices(void) { return notices_seen; }
 
+static int is_notice(const rbd_model *m, const char *w)
+{
+    for (int k = 0; k < m->nnotice; k++)
+        if (!strcmp(m->notice[k], w)) return 1;
+    return 0;
+}
+
+/* The loader's other warnings (a <mimic> joint loaded as an independent
+ * one): on stderr once per model and process, the first three in full, so a
+ * sweep that loads Talos at every cell does not repeat its 24 mimics. */
+static void warn_once(const rbd_model *m)
+{
+    static json_t *warned;   /* specs already warned about */
+    if (!warned && !(warned = json_object())) return;
+    if (json_object_get(warned, m->spec)) return;
+    json_object_set_new(warned, m->spec, json_true());
+    int shown = 0, other = 0;
+    for (int k = 0; k < m->nwarn; k++) {
+        if (is_notice(m, m->warn[k])) continue;
+        if (shown < 3) fprintf(stderr, "rbdiff: %s: warning: %s\n", m->spec, m->warn[k]), shown++;
+        else other++;
+    }
+    if (other) fprintf(stderr, "rbdiff: %s: %d more warnings (rbdiff models describe %s lists them)\n", m->spec, other, m->spec);
+}
+
 /* The inertia rule's notices go with every result: on stderr at each load,
  * into meta.json (model_notices), and the spec's options into every table
  * row and plot key (spec_label). */
@@ -33,8 +58,22 @@ int model_from_spec(const char *spec, rbd_model **m)
     int rc = load(spec, m);
     if (rc) return rc;
     for (int k = 0; k < (*m)->nnotice; k++) fprintf(stderr, "rbdiff: %s: warning: %s\n", spec, (*m)->notice[k]);
+    warn_once(*m);
     note_model(*m);
     return rc;
+}
+
+/* urdf:NAME with NAME a robot of tests/models (no '/', no ".urdf"), as
+ * --robots NAME reads it: "urdf:panda,freeflyer" -> the spec of
+ * tests/models/panda.urdf with the same options.  0 if it is not one. */
+static int robot_name_spec(const char *spec, size_t len, char *buf, size_t n)
+{
+    const char *name = spec + 5;
+    if (len == 0 || memchr(name, '/', len) || (len > 5 && !strncmp(name + len - 5, ".urdf", 5))) return 0;
+    char rel[600], bare[4200];
+    if (snprintf(rel, sizeof rel, "tests/models/%.*s.urdf", (int)len, name) >= (int)sizeof rel) return 0;
+    if (access(rel, F_OK) != 0 && (data_path(bare, sizeof bare, rel) || access(bare, F_OK) != 0)) return 0;
+    return snprintf(buf, n, "urdf:%s%s", rel, name + len) < (int)n;
 }
 
 static int load(const char *spec, rbd_model **m)
@@ -42,10 +81,11 @@ static int load(const char *spec, rbd_model **m)
     if (!spec || strncmp(spec, "urdf:", 5) || spec[5] == '/' || !spec[5]) return rbd_model_from_spec(spec, NULL, m);
     const char *path = spec + 5;
     size_t len = rbd_urdf_spec_split(path, NULL, NULL);
-    char file[4096];
+    char file[4096], robot[4800];
     if (len >= sizeof file) return rbd_fail(RBD_EINVAL, "model spec '%s': path too long", spec);
     memcpy(file, path, len);
     file[len] = 0;
+    if (access(file, F_OK) != 0 && robot_name_spec(spec, len, robot, sizeof robot)) return load(robot, m);
     if (access(file, F_OK) == 0) return rbd_model_from_spec(spec, NULL, m);
     char bare[4200], alt[8400];
     if (data_path(bare, sizeof bare, file)) return rbd_fail(RBD_EINVAL, "model spec '%s': path too long", spec);
@@ -72,13 +112,27 @@ int robot_spec(const char *tok, char *buf, size_t len)
     }
     char name[512];
     snprintf(name, sizeof name, "%s", tok);
-    int ff = 0;
-    char *colon = strrchr(name, ':');
+    /* NAME:OPTION[:OPTION]...: the model options of a urdf: spec (':' as
+     * the separator, ',' being the list's) */
+    char opts[256] = "";
+    char *slash = strrchr(name, '/');
+    char *colon = strchr(slash ? slash : name, ':');
     if (colon) {
-        if (strcmp(colon + 1, "freeflyer"))
-            return rbd_fail(RBD_EPARSE, "robots: '%s': only ':freeflyer' may follow a robot name", tok);
         *colon = 0;
-        ff = 1;
+        if (!colon[1]) return rbd_fail(RBD_EPARSE, "robots: '%s': no model option after ':'", tok);
+        for (char *o = colon + 1; *o;) {
+            size_t k = strcspn(o, ":");
+            static const char *known[] = { "freeflyer", "nonphysical", "strict", "continuous=revolute", NULL };
+            int ok = 0;
+            for (int j = 0; known[j]; j++) ok |= strlen(known[j]) == k && !strncmp(o, known[j], k);
+            if (!ok)
+                return rbd_fail(RBD_EPARSE, "robots: '%s': unknown model option '%.*s' after the robot name "
+                                "(NAME:OPTION[:OPTION]..., options freeflyer, nonphysical, strict, "
+                                "continuous=revolute; or --model urdf:PATH,OPTION,...)", tok, (int)k, o);
+            size_t used = strlen(opts);
+            snprintf(opts + used, sizeof opts - used, ",%.*s", (int)k, o);
+            o += k + (o[k] == ':');
+        }
     }
     size_t n = strlen(name);
     int is_path = strchr(name, '/') || (n > 5 && !strcmp(name + n - 5, ".urdf"));
@@ -88,7 +142,7 @@ int robot_spec(const char *tok, char *buf, size_t len)
                   (*p >= 'A' && *p <= 'Z')))
                 return rbd_fail(RBD_EPARSE, "robots: '%s' is not a robot name, path or spec", tok);
     snprintf(buf, len, "urdf:%s%s%s%s", is_path ? "" : "tests/models/", name, is_path ? "" : ".urdf",
-             ff ? ",freeflyer" : "");
+             opts);
     return RBD_OK;
 }
 

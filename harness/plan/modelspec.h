@@ -6,9 +6,12 @@
  *    working directory first, then in the source tree (RBD_SOURCE_DIR), so a
  *    config under version control names robots portably and the spec that
  *    goes into timings.csv / accuracy.csv does not depend on the checkout.
- *  - Robot short names (the `robots` key): NAME[:freeflyer] stands for
- *    urdf:tests/models/NAME.urdf[,freeflyer]; a token holding '/' or ending
- *    in .urdf is a path, a token starting with urdf: or autotree: a spec.
+ *  - Robot short names (the `robots` key): NAME[:OPTION[:OPTION]...] stands
+ *    for urdf:tests/models/NAME.urdf[,OPTION]... (the model options:
+ *    freeflyer, nonphysical, strict, continuous=revolute); a token holding
+ *    '/' or ending in .urdf is a path (PATH:nonphysical likewise), a token
+ *    starting with urdf: or autotree: a spec.  In a spec, urdf:NAME with no
+ *    such file is the robot NAME as --robots reads it (urdf:panda,freeflyer).
  */
 #ifndef RBD_MODELSPEC_H
 #define RBD_MODELSPEC_H

@@ -75,6 +75,9 @@ void valid_method_names(char *buf, size_t len)
     for (int k = 0; rbd_methods[k]; k++)
         used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? ", " : "",
                                  rbd_methods[k]->name);
+    for (int k = 0; rbd_so_methods[k]; k++)
+        used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? ", " : "",
+                                 rbd_so_methods[k]->name);
     for (int k = 0; rbd_base_algos[k].name; k++)
         used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? ", " : "",
                                  rbd_base_algos[k].name);
@@ -137,17 +140,21 @@ int parse_int_list(const char *s, const char *where, const char *key, int min, i
     int rc = RBD_OK, cap = 0;
     while (!rc && next_token(&s, tok, sizeof tok)) {
         double a[3];
-        int k = 0;
-        char *save = NULL, *part = strtok_r(tok, ":", &save);
-        for (; part && k < 3; part = strtok_r(NULL, ":", &save)) {
+        int k = 0, colons = 0;
+        for (const char *q = tok; *q; q++) colons += *q == ':';
+        if (colons > 2) { rc = rbd_fail(RBD_EPARSE, "%s: %s: '%s': bad range (use A:B or A:STEP:B)", where, key, tok); break; }
+        /* every part must be there: "1::5" or "1:" is a typo, not 1:5 or 1 */
+        for (char *part = tok, *colon; k <= colons; part = colon + 1, k++) {
+            colon = strchr(part, ':');
+            if (colon) *colon = 0;
             if (!to_num(part, &a[k]) || a[k] != floor(a[k]) || fabs(a[k]) > 1e9) {
-                rc = rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not a whole number", where, key, part);
+                rc = rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not a whole number%s", where, key, part,
+                              colons ? " (use A:B or A:STEP:B)" : "");
                 break;
             }
-            k++;
+            if (!colon) { k++; break; }
         }
         if (rc) break;
-        if (part || k == 0) { rc = rbd_fail(RBD_EPARSE, "%s: %s: bad range (use A:B or A:STEP:B)", where, key); break; }
         double lo = a[0], step = k == 3 ? a[1] : 1, hi = k == 1 ? a[0] : a[k - 1];
         if (step < 1 || hi < lo) {
             rc = rbd_fail(RBD_EPARSE, "%s: %s: range %g:%g:%g is empty or has a step < 1", where, key, lo, step, hi);
@@ -216,6 +223,15 @@ static int yes_no(const char *v, const char *where, const char *key, int *out)
     return rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not yes or no", where, key, v);
 }
 
+/* A name given twice in one list (methods, robots, peers) is refused:
+ * measured twice, its rows would collide at the end of a long run. */
+static int check_unique(char *const *arr, int n, const char *s, const char *where, const char *key)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcmp(arr[k], s)) return rbd_fail(RBD_EINVAL, "%s: %s: '%s' is given twice", where, key, s);
+    return RBD_OK;
+}
+
 static int push_str(char ***arr, int *n, const char *s)
 {
     char **p = realloc(*arr, sizeof *p * (size_t)(*n + 1));
@@ -247,7 +263,8 @@ static int set_methods(sweep_config *c, const char *v, const char *where)
             return rbd_fail(RBD_EINVAL, "%s: methods: unknown method '%s' (valid: %s)", where, tok,
                             *valid ? valid : "none registered");
         }
-        int rc = push_str(&c->methods, &c->nmethods, tok);
+        int rc = check_unique(c->methods, c->nmethods, tok, where, "methods");
+        if (!rc) rc = push_str(&c->methods, &c->nmethods, tok);
         if (rc) return rc;
     }
     if (!c->nmethods) return rbd_fail(RBD_EPARSE, "%s: methods: empty list (or 'all')", where);
@@ -270,7 +287,8 @@ static int set_robot_methods(sweep_config *c, const char *v, const char *where)
             return rbd_fail(RBD_EINVAL, "%s: robot_methods: unknown method '%s' (valid: %s, or PEER.FUNCTION)", where,
                             tok, *valid ? valid : "none registered");
         }
-        int rc = push_str(&c->robot_methods, &c->nrobot_methods, tok);
+        int rc = check_unique(c->robot_methods, c->nrobot_methods, tok, where, "robot_methods");
+        if (!rc) rc = push_str(&c->robot_methods, &c->nrobot_methods, tok);
         if (rc) return rc;
     }
     return c->nrobot_methods ? RBD_OK : rbd_fail(RBD_EPARSE, "%s: robot_methods: empty list", where);
@@ -296,7 +314,8 @@ static int set_robots(sweep_config *c, const char *v, const char *where)
             snprintf(msg, sizeof msg, "%s", rbd_last_error());   /* rbd_fail formats into that buffer */
             return rbd_fail(RBD_EPARSE, "%s: %s", where, msg);
         }
-        int rc = push_str(&c->robots, &c->nrobots, spec);
+        int rc = check_unique(c->robots, c->nrobots, spec, where, "robots");
+        if (!rc) rc = push_str(&c->robots, &c->nrobots, spec);
         if (rc) return rc;
     }
     return c->nrobots ? RBD_OK : rbd_fail(RBD_EPARSE, "%s: robots: empty list", where);
@@ -310,6 +329,7 @@ static int set_peers(sweep_config *c, const char *v, const char *where)
     char tok[64];
     const char *s = v;
     reset_strs(&c->peers, &c->npeers);
+    c->peers_named = 0;
     if (!strcmp(v, "none")) return RBD_OK;
     if (!strcmp(v, "all")) {
         for (int k = 0; peer_known[k]; k++) {
@@ -324,9 +344,11 @@ static int set_peers(sweep_config *c, const char *v, const char *where)
         if (bad)
             return rbd_fail(RBD_EINVAL, "%s: peers: unknown peer '%s' (valid: pinocchio, mujoco, NAME@VERSION such as "
                             "pinocchio@4.1.0, all, none)", where, tok);
-        int rc = push_str(&c->peers, &c->npeers, tok);
+        int rc = check_unique(c->peers, c->npeers, tok, where, "peers");
+        if (!rc) rc = push_str(&c->peers, &c->npeers, tok);
         if (rc) return rc;
     }
+    c->peers_named = 1;
     return c->npeers ? RBD_OK : rbd_fail(RBD_EPARSE, "%s: peers: empty list (or 'none')", where);
 }
 

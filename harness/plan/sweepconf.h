@@ -78,6 +78,7 @@ typedef struct {
     char **robots; int nrobots;       /* model specs of the robots key */
     char **robot_methods; int nrobot_methods;   /* empty: every target on the robots too */
     char **peers; int npeers;         /* peer names (peer.h); empty: none */
+    int peers_named;                  /* named, not 'all': each must load, or the run fails */
     int *acc_N; int nacc_N;
     double *acc_bf; int nacc_bf;
     double acc_skew, acc_taper;

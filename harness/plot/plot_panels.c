@@ -10,6 +10,22 @@
 #include "plot/plot.h"
 #include "plot/plot_style.h"
 
+static int first_of(const pentry *pe, int i)
+{
+    int j = 0;
+    while (strcmp(pe[j].method, pe[i].method)) j++;
+    return j;
+}
+
+/* The rank of pe[i].method among the methods of family f, in the order they
+ * first appear. */
+static int family_rank(const pentry *pe, int i, int f)
+{
+    int k = 0, fi = first_of(pe, i);
+    for (int j = 0; j < fi; j++) k += plot_method_family(pe[j].method) == f && first_of(pe, j) == j;
+    return k;
+}
+
 /* panels.gp: a row of panels per method family present, a column per bf. */
 int plot_render_panels(const plot_env *e, const char *name, const char *ttl, const char *ylab, int ycol,
                          double yscale, double yfloor, const pentry *pe, int n)
@@ -31,14 +47,18 @@ int plot_render_panels(const plot_env *e, const char *name, const char *ttl, con
     size_t len = 4096 + 2 * sizeof *s;
     char *vars = malloc(len), gp[1024];
     if (!s || !vars) { free(s); free(vars); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    /* a marker per method within its row, so methods whose values coincide
+     * (fdsva's variants on trees) show as stacked markers, not one line */
+    static const int marker[] = { 7, 4, 6, 8, 10, 12, 1, 2, 3, 5, 9, 11, 13 };
     for (int f = 0; f < PLOT_NFAMILIES; f++)
         for (int i = 0; i < n; i++) {
             if (plot_method_family(pe[i].method) != f) continue;
             int col = 0, first = 1;
             while (col < ncols && bfs[col] != pe[i].bf) col++;
             for (int j = 0; j < i && first; j++) first = strcmp(pe[j].method, pe[i].method) != 0;
-            plot_add_series_at(s, pe[i].file, first ? pe[i].method : "-", plot_method_color(pe[i].method), 1, fam_row[f],
-                          col + 1);
+            int k = family_rank(pe, i, f) % (int)(sizeof marker / sizeof marker[0]);
+            plot_add_series_at(s, pe[i].file, first ? pe[i].method : "-", plot_method_color(pe[i].method), marker[k],
+                               fam_row[f], col + 1);
         }
     /* one y range for every panel, so rows and columns compare at a glance */
     double ylo = INFINITY, yhi = 0;
@@ -62,9 +82,9 @@ int plot_render_panels(const plot_env *e, const char *name, const char *ttl, con
     }
     if (!(ylo <= yhi)) ylo = yhi = 0;       /* no data: gnuplot autoscales */
     int l = snprintf(vars, len, "outbase='%s/%s'; ttl='%s'; ylab='%s'; ycol=%d; yscale=%g; yfloor=%g; logy=1; "
-                     "ylo=%g; yhi=%g; nrows=%d; ncols=%d; files='%s'; titles='%s'; colors='%s'; prow='%s'; pcol='%s'",
-                     e->outdir, name, ttl, ylab, ycol, yscale, yfloor, ylo / 1.5, yhi * 1.5, nrows, ncols, s->files,
-                     s->titles, s->colors, s->prow, s->pcol);
+                     "ylo=%g; yhi=%g; nrows=%d; ncols=%d; files='%s'; titles='%s'; colors='%s'; pts='%s'; prow='%s'; "
+                     "pcol='%s'", e->outdir, name, ttl, ylab, ycol, yscale, yfloor, ylo / 1.5, yhi * 1.5, nrows, ncols,
+                     s->files, s->titles, s->colors, s->dts, s->prow, s->pcol);
     for (int f = 0; f < PLOT_NFAMILIES; f++)
         if (fam_row[f] && l > 0 && (size_t)l < len)
             l += snprintf(vars + l, len - (size_t)l, "; rowttl%d='%s'", fam_row[f], plot_family_name(f));

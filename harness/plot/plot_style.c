@@ -1,5 +1,6 @@
 /* Method colours and families for the figures (plot_style.h).  The palette
- * is Tableau 10 plus black and indigo; no family uses a colour twice. */
+ * is Tableau 10 and Tableau 20c's shades plus black and indigo; no two
+ * methods, base algorithms or peer functions share a colour. */
 #include <string.h>
 #include "plot/plot_style.h"
 
@@ -8,29 +9,35 @@ typedef struct {
     int family;
 } style;
 
+/* Every colour once: the small multiples (times_all, accuracy_<output>)
+ * put several families in one figure, and a colour that meant fdsva-dmm in
+ * one row and fdcr-forces in the next misled (issue 29).  Within a family
+ * the colours are far apart; across families related methods keep a hue
+ * (pin26 green, pin26-fd light green, pinocchio's functions dark shades). */
 static const style styles[] = {
     /* 0: ID derivatives */
     { "idsva", "#1f77b4", 0 }, { "idsva-body", "#17becf", 0 }, { "rneacr", "#d62728", 0 },
     { "pin26", "#2ca02c", 0 }, { "id-fd", "#9467bd", 0 }, { "id-cs", "#7f7f7f", 0 },
     { "idsva-ref", "#bcbd22", 0 },
     /* 1: fdsva and its variants */
-    { "fdsva", "#ff7f0e", 1 }, { "fdsva-dmm", "#e377c2", 1 }, { "fdsva-dmm-loop", "#bcbd22", 1 },
-    { "fdsva-dmm-sparse", "#17becf", 1 }, { "fdsva-aza", "#000000", 1 }, { "fdsva-factored", "#3b3bff", 1 },
-    { "fdsva-1pass", "#8c564b", 1 }, { "fdsva-forces", "#9467bd", 1 },
-    /* 2: the other FD derivatives (fdsva's colour where it joins them) */
-    { "fdcr", "#d62728", 2 }, { "abacr", "#8c564b", 2 }, { "pin26-fd", "#2ca02c", 2 }, { "fd-fd", "#9467bd", 2 },
-    { "fd-cs", "#7f7f7f", 2 }, { "fdcr-forces", "#e377c2", 2 },
+    { "fdsva", "#ff7f0e", 1 }, { "fdsva-dmm", "#e377c2", 1 }, { "fdsva-dmm-loop", "#8c6d31", 1 },
+    { "fdsva-dmm-sparse", "#00a08a", 1 }, { "fdsva-aza", "#000000", 1 }, { "fdsva-factored", "#3b3bff", 1 },
+    { "fdsva-1pass", "#8c564b", 1 }, { "fdsva-forces", "#7b4173", 1 },
+    /* 2: the other FD derivatives */
+    { "fdcr", "#843c39", 2 }, { "abacr", "#637939", 2 }, { "pin26-fd", "#74c476", 2 }, { "fd-fd", "#393b79", 2 },
+    { "fd-cs", "#a55194", 2 }, { "fdcr-forces", "#6baed6", 2 },
     /* 3: base algorithms and the roofline */
-    { "rnea", "#1f77b4", 3 }, { "rnea-ground", "#17becf", 3 }, { "crba", "#2ca02c", 3 }, { "aba", "#ff7f0e", 3 },
-    { "minv", "#d62728", 3 }, { "minv-ltdl", "#e377c2", 3 }, { "minv-lapack", "#9467bd", 3 },
-    { "dgemm", "#7f7f7f", 3 },
+    { "rnea", "#9c9ede", 3 }, { "rnea-ground", "#5254a3", 3 }, { "crba", "#b5cf6b", 3 }, { "aba", "#e7ba52", 3 },
+    { "minv", "#d6616b", 3 }, { "minv-ltdl", "#ce6dbd", 3 }, { "minv-lapack", "#bd9e39", 3 },
+    { "dgemm", "#525252", 3 },
     /* 4: Pinocchio 3, 5: MuJoCo (their functions) */
-    { "pinocchio.computeRNEADerivatives", "#1f77b4", 4 }, { "pinocchio.computeABADerivatives", "#ff7f0e", 4 },
-    { "pinocchio.rnea", "#17becf", 4 }, { "pinocchio.aba", "#d62728", 4 }, { "pinocchio.computeMinverse", "#9467bd", 4 },
-    { "pinocchio.crba", "#2ca02c", 4 },
-    { "mujoco.fd_forward", "#ff7f0e", 5 }, { "mujoco.fd_inverse", "#1f77b4", 5 }, { "mujoco.transitionFD", "#8c564b", 5 },
-    { "mujoco.rne", "#17becf", 5 }, { "mujoco.crb", "#2ca02c", 5 }, { "mujoco.forward", "#d62728", 5 },
+    { "pinocchio.computeRNEADerivatives", "#08519c", 4 }, { "pinocchio.computeABADerivatives", "#a63603", 4 },
+    { "pinocchio.rnea", "#4292c6", 4 }, { "pinocchio.aba", "#fd8d3c", 4 }, { "pinocchio.computeMinverse", "#756bb1", 4 },
+    { "pinocchio.crba", "#006d2c", 4 },
+    { "mujoco.fd_forward", "#e6550d", 5 }, { "mujoco.fd_inverse", "#2171b5", 5 }, { "mujoco.transitionFD", "#8c2d04", 5 },
+    { "mujoco.rne", "#41b6c4", 5 }, { "mujoco.crb", "#238b45", 5 }, { "mujoco.forward", "#cb181d", 5 },
 };
+enum { NSTYLES = sizeof styles / sizeof styles[0] };
 
 static const char *const families[PLOT_NFAMILIES] = {
     "ID derivatives", "fdsva and its variants", "other FD derivatives", "base algorithms", "Pinocchio 3", "MuJoCo",
@@ -47,7 +54,7 @@ const char *plot_method_color(const char *method)
 {
     const style *s = find(method);
     if (s) return s->color;
-    static const char *const spare[] = { "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd" };
+    static const char *const spare[] = { "#bdbdbd", "#969696", "#fdae6b", "#9ecae1", "#a1d99b", "#bcbddc" };
     unsigned h = 5381;
     for (const char *p = method; *p; p++) h = h * 33 + (unsigned char)*p;
     return spare[h % (sizeof spare / sizeof spare[0])];
@@ -61,6 +68,10 @@ int plot_method_family(const char *method)
     if (!strncmp(method, "mujoco.", 7)) return 5;
     return 3;
 }
+
+int plot_method_styled(const char *method) { return find(method) != NULL; }
+
+const char *plot_style_name(int k) { return k >= 0 && k < NSTYLES ? styles[k].method : NULL; }
 
 const char *plot_family_name(int family)
 {

@@ -5,11 +5,14 @@
 
 enum { PLOT_NFAMILIES = 6 };
 
-/* "#rrggbb" of a method: fixed for the registered methods and the peers'
- * functions (distinct within a family; analogous methods of the ID and FD
- * families share one: rneacr and fdcr, pin26 and pin26-fd, ...), a stable
- * hash of the name for anything else. */
+/* "#rrggbb" of a method: fixed for the registered methods, base algorithms
+ * and the peers' functions, each its own (so one figure never shows one
+ * colour for two methods), a stable hash of the name into light spare
+ * colours for anything else. */
 const char *plot_method_color(const char *method);
+/* 1 if the method has a fixed colour; the k-th styled name (NULL past the end). */
+int plot_method_styled(const char *method);
+const char *plot_style_name(int k);
 
 /* Family index of a method (0 .. PLOT_NFAMILIES-1) and its name. */
 int plot_method_family(const char *method);

@@ -1,5 +1,6 @@
-/* tables.md: median microseconds per call, one table per branching factor
- * (N rows x method columns) and one for the other models. */
+/* tables.md: median microseconds per call, per branching factor a table
+ * per kind of method (N rows x method columns), and one for the other
+ * models; then the ratios, the accuracy summary and the counters. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,11 +75,16 @@ static void write_rates(FILE *f, const timing_row *rows, int n)
         fprintf(f, ", and that rate as %% of the best rate of OpenBLAS dgemm in this run (%.3g GFLOP/s at n = %d, "
                    "timed with the same settings; a dgemm of the model's own small n is far from its rate, so "
                    "not that)", peak->flops / peak->median_ns, peak->nv);
-    fputs(".\n\n| method | model | median us | instructions | cycles | FP ops | flops | GFLOP/s | % dgemm peak |\n"
+    fputs(".  The autoTree rows at the largest N of each bf and the other models; every row's counters and "
+          "flops are in timings.csv.\n\n| method | model | median us | instructions | cycles | FP ops | flops | GFLOP/s | "
+          "% dgemm peak |\n"
           "|---|---|---:|---:|---:|---:|---:|---:|---:|\n", f);
     for (int k = 0; k < n; k++) {
         const timing_row *r = &rows[k];
         if (!isfinite(r->instructions) && !isfinite(r->flops) && !isfinite(r->fp_ops)) continue;
+        int largest = 1;   /* autoTree: the largest N of its bf only; timings.csv has every row */
+        for (int j = 0; j < n && largest && isfinite(r->bf); j++) largest = !(rows[j].bf == r->bf && rows[j].N > r->N);
+        if (!largest) continue;
         double rate = r->flops / r->median_ns;
         double frac = peak ? 100 * rate / (peak->flops / peak->median_ns) : NAN;
         fprintf(f, "| %s | %s | %.4g |", r->method, r->model, r->median_ns / 1e3);
@@ -92,13 +98,128 @@ static void write_rates(FILE *f, const timing_row *rows, int n)
     }
 }
 
+/* The column groups of a timings table: ID derivatives, FD derivatives,
+ * base algorithms (with the roofline dgemm), then each peer's functions.
+ * One table of 42 columns (every method, base algorithm and peer function)
+ * did not fit a screen (issue 29); a group is at most 14. */
+static int group_of(const timing_row *rows, int n, const char *method, char *peer, size_t len)
+{
+    const timing_row *r = NULL;
+    for (int k = 0; k < n && !r; k++)
+        if (!strcmp(rows[k].method, method)) r = &rows[k];
+    if (!r) return 3;
+    if (!strcmp(r->kind, "ID")) return 0;
+    if (!strcmp(r->kind, "FD")) return 1;
+    if (strcmp(r->kind, "peer")) return 2;
+    snprintf(peer, len, "%.*s", (int)strcspn(method, "."), method);
+    return 3;
+}
+
+static const char *const group_name[] = { "ID derivatives", "FD derivatives", "base algorithms" };
+
+/* The methods of group g (for g = 3: of the peer named peer), into sub. */
+static int group_methods(const tables_ctx *c, const char **meth, int nm, int g, const char *peer, const char **sub)
+{
+    int ns = 0;
+    for (int m = 0; m < nm; m++) {
+        char p[64] = "";
+        if (group_of(c->rows, c->n, meth[m], p, sizeof p) == g && (g < 3 || !strcmp(p, peer))) sub[ns++] = meth[m];
+    }
+    return ns;
+}
+
+/* N rows x the methods sub[] at one bf. */
+static void bf_table(FILE *f, const tables_ctx *c, double bf, const int *Ns, int nN, const char **sub, int ns)
+{
+    fputs("\n| N |", f);
+    for (int m = 0; m < ns; m++) fprintf(f, " %s |", sub[m]);
+    fputs("\n|---:|", f);
+    for (int m = 0; m < ns; m++) fputs("---:|", f);
+    fputc('\n', f);
+    for (int i = 0; i < nN; i++) {
+        fprintf(f, "| %d |", Ns[i]);
+        for (int m = 0; m < ns; m++) {
+            const timing_row *hit = NULL;
+            for (int k = 0; k < c->n && !hit; k++)
+                if (c->rows[k].bf == bf && c->rows[k].N == Ns[i] && !strcmp(c->rows[k].method, sub[m])) hit = &c->rows[k];
+            cell(f, hit);
+        }
+        fputc('\n', f);
+    }
+}
+
+/* "## bf = 2" and a table per column group present. */
+static void bf_section(FILE *f, const tables_ctx *c, double bf, int *Ns, const char **meth, int nm, const char **sub)
+{
+    int nN = 0;
+    for (int k = 0; k < c->n; k++) {
+        if (c->rows[k].bf != bf) continue;
+        int j = 0;
+        while (j < nN && Ns[j] != c->rows[k].N) j++;
+        if (j == nN) Ns[nN++] = c->rows[k].N;
+    }
+    qsort(Ns, (size_t)nN, sizeof *Ns, cmp_int);
+    fprintf(f, "\n## bf = %g%s\n", bf, bf == 1 ? " (serial chain)" : "");
+    char peers[4][64];
+    int np = 0;
+    for (int m = 0; m < nm; m++) {
+        char p[64] = "";
+        if (group_of(c->rows, c->n, meth[m], p, sizeof p) != 3 || !*p) continue;
+        int j = 0;
+        while (j < np && strcmp(peers[j], p)) j++;
+        if (j == np && np < 4) snprintf(peers[np++], sizeof peers[0], "%s", p);
+    }
+    for (int g = 0; g < 3 + np; g++) {
+        int ns = group_methods(c, meth, nm, g < 3 ? g : 3, g < 3 ? "" : peers[g - 3], sub);
+        if (!ns) continue;
+        fprintf(f, "\n%s%s:\n", g < 3 ? group_name[g] : peers[g - 3], g < 3 ? "" : " (peer, live)");
+        bf_table(f, c, bf, Ns, nN, sub, ns);
+    }
+}
+
+/* "## Other models": one row per model, the methods timed on them. */
+static void others_section(FILE *f, const tables_ctx *c, const char **meth, int nm)
+{
+    int no = 0;   /* the methods timed on these models (robot_methods may leave most out) */
+    for (int m = 0; m < nm; m++) {
+        int any = 0;
+        for (int k = 0; k < c->n && !any; k++) any = !isfinite(c->rows[k].bf) && !strcmp(c->rows[k].method, meth[m]);
+        if (any) meth[no++] = meth[m];
+    }
+    nm = no;
+    fputs("\n## Other models\n\n| model | nq | nv |", f);
+    for (int m = 0; m < nm; m++) fprintf(f, " %s |", meth[m]);
+    fputs("\n|---|---:|---:|", f);
+    for (int m = 0; m < nm; m++) fputs("---:|", f);
+    fputc('\n', f);
+    for (int k = 0; k < c->n; k++) {
+        const timing_row *r = &c->rows[k];
+        if (isfinite(r->bf)) continue;
+        int seen = 0;
+        for (int j = 0; j < k && !seen; j++) seen = !isfinite(c->rows[j].bf) && !strcmp(c->rows[j].model, r->model);
+        if (seen) continue;
+        fprintf(f, "| %s | %d | %d |", r->model, r->nq, r->nv);
+        for (int m = 0; m < nm; m++) {
+            const timing_row *hit = NULL;
+            for (int j = 0; j < c->n && !hit; j++)
+                if (!isfinite(c->rows[j].bf) && !strcmp(c->rows[j].model, r->model) && !strcmp(c->rows[j].method, meth[m]))
+                    hit = &c->rows[j];
+            cell(f, hit);
+        }
+        fputc('\n', f);
+    }
+}
+
 static int write_tables(FILE *f, void *p)
 {
     const tables_ctx *c = p;
-    const char **meth = malloc(sizeof *meth * (size_t)(c->n + 1));
+    const char **meth = malloc(sizeof *meth * (size_t)(c->n + 1)), **sub = malloc(sizeof *sub * (size_t)(c->n + 1));
     double *bfs = malloc(sizeof *bfs * (size_t)(c->n + 1));
     int *Ns = malloc(sizeof *Ns * (size_t)(c->n + 1));
-    if (!meth || !bfs || !Ns) { free(meth); free(bfs); free(Ns); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    if (!meth || !sub || !bfs || !Ns) {
+        free(meth), free(sub), free(bfs), free(Ns);
+        return rbd_fail(RBD_ENOMEM, "out of memory");
+    }
     int nm = methods_of(c->rows, c->n, meth), nbf = 0, others = 0;
     for (int k = 0; k < c->n; k++) {
         if (!isfinite(c->rows[k].bf)) { others = 1; continue; }
@@ -107,68 +228,16 @@ static int write_tables(FILE *f, void *p)
         if (j == nbf) bfs[nbf++] = c->rows[k].bf;
     }
     qsort(bfs, (size_t)nbf, sizeof *bfs, cmp_double);
+    fputs("Sections: timings (per bf, a table per kind: ID, FD, base algorithms, each peer), paired ratios "
+          "(to idsva, to fdsva, DMM over AZA), accuracy against the MPFR reference, counters.  Every number "
+          "is also in the CSV files beside this one (timings.csv, accuracy.csv), which a script should read "
+          "instead.\n\n", f);
     if (c->n) fputs("# Timings: median microseconds per call\n\n"
           "Median over the timed batches of the wall time per call (timings.csv has min, quartiles and "
           "counters). autoTree models with the skew and taper in timings.csv.\n", f);
-    for (int b = 0; b < nbf; b++) {
-        int nN = 0;
-        for (int k = 0; k < c->n; k++) {
-            if (c->rows[k].bf != bfs[b]) continue;
-            int j = 0;
-            while (j < nN && Ns[j] != c->rows[k].N) j++;
-            if (j == nN) Ns[nN++] = c->rows[k].N;
-        }
-        qsort(Ns, (size_t)nN, sizeof *Ns, cmp_int);
-        fprintf(f, "\n## bf = %g%s\n\n| N |", bfs[b], bfs[b] == 1 ? " (serial chain)" : "");
-        for (int m = 0; m < nm; m++) fprintf(f, " %s |", meth[m]);
-        fputs("\n|---:|", f);
-        for (int m = 0; m < nm; m++) fputs("---:|", f);
-        fputc('\n', f);
-        for (int i = 0; i < nN; i++) {
-            fprintf(f, "| %d |", Ns[i]);
-            for (int m = 0; m < nm; m++) {
-                const timing_row *hit = NULL;
-                for (int k = 0; k < c->n && !hit; k++)
-                    if (c->rows[k].bf == bfs[b] && c->rows[k].N == Ns[i] && !strcmp(c->rows[k].method, meth[m]))
-                        hit = &c->rows[k];
-                cell(f, hit);
-            }
-            fputc('\n', f);
-        }
-    }
-    if (others) {
-        /* the columns of the methods timed on these models (robot_methods may leave most out) */
-        int no = 0;
-        for (int m = 0; m < nm; m++) {
-            int any = 0;
-            for (int k = 0; k < c->n && !any; k++) any = !isfinite(c->rows[k].bf) && !strcmp(c->rows[k].method, meth[m]);
-            if (any) meth[no++] = meth[m];
-        }
-        nm = no;
-        fputs("\n## Other models\n\n| model | nq | nv |", f);
-        for (int m = 0; m < nm; m++) fprintf(f, " %s |", meth[m]);
-        fputs("\n|---|---:|---:|", f);
-        for (int m = 0; m < nm; m++) fputs("---:|", f);
-        fputc('\n', f);
-        for (int k = 0; k < c->n; k++) {
-            const timing_row *r = &c->rows[k];
-            if (isfinite(r->bf)) continue;
-            int seen = 0;
-            for (int j = 0; j < k && !seen; j++) seen = !isfinite(c->rows[j].bf) && !strcmp(c->rows[j].model, r->model);
-            if (seen) continue;
-            fprintf(f, "| %s | %d | %d |", r->model, r->nq, r->nv);
-            for (int m = 0; m < nm; m++) {
-                const timing_row *hit = NULL;
-                for (int j = 0; j < c->n && !hit; j++)
-                    if (!isfinite(c->rows[j].bf) && !strcmp(c->rows[j].model, r->model) &&
-                        !strcmp(c->rows[j].method, meth[m]))
-                        hit = &c->rows[j];
-                cell(f, hit);
-            }
-            fputc('\n', f);
-        }
-    }
-    free(meth); free(bfs); free(Ns);
+    for (int b = 0; b < nbf; b++) bf_section(f, c, bfs[b], Ns, meth, nm, sub);
+    if (others) others_section(f, c, meth, nm);
+    free(meth), free(sub), free(bfs), free(Ns);
     report_ratios(f, c->rows, c->n);
     /* the accuracy audit's summary, when the run has one */
     csvlog acc;

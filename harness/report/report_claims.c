@@ -75,7 +75,7 @@ int claims_read(const char *path, claim **out, int *n)
     return RBD_OK;
 }
 
-/* WHERE: N=100 | N>=2 | N=2..500, bf=1 | bf=*, robot=NAME | robot=* */
+/* WHERE: N=100 | N>=2 | N=2..500, bf=1 | bf=*, robot=NAME | robot=A|B|.. | robot=* */
 typedef struct {
     int Nlo, Nhi, robot, any_bf;
     double bf;
@@ -103,15 +103,23 @@ static int parse_where(const char *w, where_t *o)
     return RBD_OK;
 }
 
+/* 1 if the model spec is one of the robots NAME or A|B|C (tests/models/NAME.urdf), or any for "*" */
+static int robot_match(const char *model, const char *names)
+{
+    if (!strcmp(names, "*")) return 1;
+    for (const char *p = names; *p;) {
+        size_t k = strcspn(p, "|");
+        char pat[80];
+        snprintf(pat, sizeof pat, "/%.*s.urdf", (int)k, p);
+        if (strstr(model, pat)) return 1;
+        p += k + (p[k] == '|');
+    }
+    return 0;
+}
+
 static int row_in(const timing_row *r, const where_t *w)
 {
-    if (w->robot) {
-        if (isfinite(r->bf)) return 0;
-        if (!strcmp(w->name, "*")) return 1;
-        char pat[80];
-        snprintf(pat, sizeof pat, "/%s.urdf", w->name);
-        return strstr(r->model, pat) != NULL;
-    }
+    if (w->robot) return !isfinite(r->bf) && robot_match(r->model, w->name);
     return isfinite(r->bf) && r->N >= w->Nlo && r->N <= w->Nhi && (w->any_bf || r->bf == w->bf);
 }
 
@@ -162,6 +170,19 @@ static int ratios(const claim_data *d, const claim *c, const where_t *w, double 
     return cnt;
 }
 
+/* Which way a measured value differs from the paper's (f = measured /
+ * paper), in the claim's own terms, so "differs" says what it means. */
+static const char *direction(const claim *c, double f)
+{
+    static char buf[400];
+    if (!strncmp(c->kind, "accuracy", 8)) return f > 1 ? "less accurate here" : "more accurate here";
+    if (!strncmp(c->kind, "crossover", 9))
+        snprintf(buf, sizeof buf, "%s overtakes %s at a %s N here", c->A, c->B, f > 1 ? "larger" : "smaller");
+    else if (f > 1) snprintf(buf, sizeof buf, "t(%s)/t(%s) higher: %s's lead over %s larger here", c->A, c->B, c->B, c->A);
+    else snprintf(buf, sizeof buf, "t(%s)/t(%s) lower: %s's lead over %s smaller here", c->A, c->B, c->B, c->A);
+    return buf;
+}
+
 static claim_verdict against(double v, double paper, double tol, const claim *c, char *verdict, size_t vlen,
                              const char *fmt)
 {
@@ -173,8 +194,8 @@ static claim_verdict against(double v, double paper, double tol, const claim *c,
         snprintf(verdict, vlen, "reproduced: %s against the paper's %s (x%.2f, within x%g)", mv, pv, f, tol);
         return CLAIM_REPRODUCED;
     }
-    snprintf(verdict, vlen, "differs: %s against the paper's %s (x%.2g)%s%s", mv, pv, f, strcmp(c->setup, "-") ? "; " : "",
-             strcmp(c->setup, "-") ? c->setup : "");
+    snprintf(verdict, vlen, "differs: %s against the paper's %s (x%.2g: %s)%s%s", mv, pv, f, direction(c, f),
+             strcmp(c->setup, "-") ? "; " : "", strcmp(c->setup, "-") ? c->setup : "");
     return CLAIM_DIFFERS;
 }
 
@@ -224,8 +245,9 @@ claim_verdict claim_check(const claim *c, const claim_data *run, const claim_dat
                 const timing_row *a = timing_rows_find(d->rows, d->nrows, c->A, b->model);
                 if (a && pair_ratio(a, b) <= paper) below++;
             }
-            snprintf(verdict, vlen, "differs: %.3g at %s, at or below %g on %d of %d models%s%s", mn, at_min, paper,
-                     below, n, strcmp(c->setup, "-") ? "; " : "", strcmp(c->setup, "-") ? c->setup : "");
+            snprintf(verdict, vlen, "differs: %.3g at %s, at or below %g on %d of %d models (t(%s)/t(%s) lower than the "
+                     "paper's bound: %s not faster there)%s%s", mn, at_min, paper, below, n, c->A, c->B, c->B,
+                     strcmp(c->setup, "-") ? "; " : "", strcmp(c->setup, "-") ? c->setup : "");
             return CLAIM_DIFFERS;
         }
         double lo, hi;
@@ -235,8 +257,10 @@ claim_verdict claim_check(const claim *c, const claim_data *run, const claim_dat
             snprintf(verdict, vlen, "reproduced: %.3g-%.3g within the paper's %g-%g (x%g)", mn, mx, lo, hi, tol);
             return CLAIM_REPRODUCED;
         }
-        snprintf(verdict, vlen, "differs: %.3g-%.3g against the paper's %g-%g%s%s", mn, mx, lo, hi,
-                 strcmp(c->setup, "-") ? "; " : "", strcmp(c->setup, "-") ? c->setup : "");
+        snprintf(verdict, vlen, "differs: %.3g-%.3g against the paper's %g-%g (%s%s%s)%s%s", mn, mx, lo, hi,
+                 mn < lo / tol ? "below its low end" : "", mn < lo / tol && mx > hi * tol ? " and " : "",
+                 mx > hi * tol ? "above its high end" : "", strcmp(c->setup, "-") ? "; " : "",
+                 strcmp(c->setup, "-") ? c->setup : "");
         return CLAIM_DIFFERS;
     }
     if (!strcmp(kind, "crossover")) {
@@ -269,9 +293,9 @@ claim_verdict claim_check(const claim *c, const claim_data *run, const claim_dat
                          tol);
                 return CLAIM_NOT_MEASURED;
             }
-            snprintf(verdict, vlen, "differs: the bracket [%s, %s] (unresolved) against the paper's %g (x%.2g)%s%s",
-                     r[5], r[6], paper, sqrt(lo * hi) / paper, strcmp(c->setup, "-") ? "; " : "",
-                     strcmp(c->setup, "-") ? c->setup : "");
+            snprintf(verdict, vlen, "differs: the bracket [%s, %s] (unresolved) against the paper's %g (x%.2g: %s)%s%s",
+                     r[5], r[6], paper, sqrt(lo * hi) / paper, direction(c, sqrt(lo * hi) / paper),
+                     strcmp(c->setup, "-") ? "; " : "", strcmp(c->setup, "-") ? c->setup : "");
             return CLAIM_DIFFERS;
         }
         snprintf(verdict, vlen, "not measured: no %s vs %s search at %s in this run", c->A, c->B, c->where);
@@ -284,7 +308,7 @@ claim_verdict claim_check(const claim *c, const claim_data *run, const claim_dat
         char *const *r = t->rows[i];
         if (strcmp(r[0], c->A) || strcmp(r[1], c->B)) continue;
         int in = 0;
-        if (w.robot) in = !*r[3] && (!strcmp(w.name, "*") || strstr(r[2], w.name));
+        if (w.robot) in = !*r[3] && robot_match(r[2], w.name);
         else in = *r[3] && atoi(r[4]) >= w.Nlo && atoi(r[4]) <= w.Nhi && (w.any_bf || atof(r[3]) == w.bf);
         if (in && atof(r[7]) > worst) worst = atof(r[7]);
     }

@@ -81,21 +81,6 @@ const char *meta_build_id(void)
     return "rbdiff " RBD_VERSION " " RBD_GIT " " RBD_COMPILER " " RBD_FLAGS;
 }
 
-int meta_check_same_build(const char *dir)
-{
-    char *path = results_path(dir, "meta.json");
-    if (!path) return rbd_fail(RBD_ENOMEM, "out of memory");
-    json_t *old = json_load_file(path, 0, NULL);
-    int rc = RBD_OK;
-    const char *id = old ? json_string_value(json_object_get(old, "build_id")) : NULL;
-    if (id && strcmp(id, meta_build_id()))
-        rc = rbd_fail(RBD_EINVAL, "%s holds timings of another build ('%s', this is '%s'); resuming would mix them: "
-                      "use a new --out DIR", dir, id, meta_build_id());
-    json_decref(old);
-    free(path);
-    return rc;
-}
-
 int meta_write(const char *dir, const char *cmdline, json_t *extra)
 {
     char cpu[256], git[128], host[256] = "unknown", date[64];
@@ -117,7 +102,6 @@ int meta_write(const char *dir, const char *cmdline, json_t *extra)
     json_t *old = json_load_file(path, 0, NULL);
     if (old) inv = json_incref(json_object_get(old, "invocations"));
     if (!json_is_array(inv)) { json_decref(inv); inv = json_array(); }
-    json_decref(old);
     json_array_append_new(inv, json_pack("{s:s, s:s, s:s}", "date", date, "command_line", cmdline ? cmdline : "",
                                          "git_commit", git));
     json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:I, s:s, s:s, s:I, s:s, s:s, s:s, s:s, s:s}",
@@ -127,9 +111,13 @@ int meta_write(const char *dir, const char *cmdline, json_t *extra)
                           "openblas_threads", (json_int_t)openblas_get_num_threads(),
                           "git_commit", git, "date", date, "command_line", cmdline ? cmdline : "",
                           "hostname", host, "kernel", kernel);
-    if (!m) { json_decref(inv); free(path); return rbd_fail(RBD_ENOMEM, "meta.json: could not build"); }
+    if (!m) { json_decref(old); json_decref(inv); free(path); return rbd_fail(RBD_ENOMEM, "meta.json: could not build"); }
     json_object_set_new(m, "build_id", json_string(meta_build_id()));
     if (extra) json_object_update(m, extra);
+    /* what an earlier run recorded and this one does not say (a sweep's
+     * settings when `accuracy` adds to its set) stays: resume.h checks it */
+    if (json_is_object(old)) json_object_update_missing(m, old);
+    json_decref(old);
     json_t *notices = model_notices();
     if (notices) json_object_set(m, "model_notices", notices);
     json_object_set_new(m, "invocations", inv);

@@ -15,12 +15,9 @@ void meta_cpu_model(char *buf, size_t len);
 void meta_git_commit(char *buf, size_t len);
 
 /* What identifies the binary's build: version, commit at configure time,
- * compiler and flags.  A resumed sweep must come from the same build. */
+ * compiler and flags.  A resumed sweep must come from the same build
+ * (resume.h). */
 const char *meta_build_id(void);
-/* 0 if DIR has no meta.json or one with this build id; else RBD_EINVAL
- * with a message naming both builds. */
-int meta_check_same_build(const char *dir);
-
 /* Writes DIR/meta.json atomically.  An existing meta.json's invocations
  * are kept, so a resumed run records every command that added rows.
  * extra (may be NULL) is merged in (e.g. counters, pinning). */

@@ -8,11 +8,14 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "rbdiff/rbd.h"
+#include "store/lock.h"
 #include "store/meta.h"
 #include "store/pack.h"
 #include "store/results.h"
 
 #define GZ_SUFFIX ".gz"
+
+static const volatile sig_atomic_t *walk_stop;   /* the caller's interrupt flag during a walk */
 
 /* src -> dst through zlib (deflate when pack, inflate otherwise), written to
  * dst.tmp, synced to disk and renamed, so dst is either absent or whole
@@ -45,6 +48,7 @@ static int transcode(const char *src, const char *dst, int pack)
     }
     for (;;) {
         int n;
+        if (walk_stop && *walk_stop) { rc = PACK_INTERRUPTED; break; }
         if (pack) {
             n = (int)fread(buf, 1, sizeof buf, in);
             if (n > 0 && gzwrite(z, buf, (unsigned)n) != n) { rc = rbd_fail(RBD_EIO, "%s: write failed", tmp); break; }
@@ -67,6 +71,21 @@ done:
     if (rc) unlink(tmp);
     return rc;
 }
+
+/* fn on dir holding dir's lock: no sweep or merge writes it meanwhile */
+static int locked(const char *dir, int (*fn)(const char *), const char *what)
+{
+    results_lock lk;
+    char cl[4300];
+    snprintf(cl, sizeof cl, "rbdiff pack%s %s", what, dir);
+    int rc = results_lock_take(&lk, dir, cl);
+    if (rc) return rc;
+    rc = fn(dir);
+    results_lock_release(&lk, 0);
+    return rc;
+}
+static int pack_locked(const char *dir);
+static int unpack_locked(const char *dir);
 
 static int exists(const char *dir, const char *name, char *path, size_t len)
 {
@@ -162,6 +181,7 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
     if (type != FTW_D) return FTW_CONTINUE;
     char t[4200];
     if (!strcmp(path + strlen(path) - (strlen(path) >= 6 ? 6 : 0), "/plots")) return FTW_SKIP_SUBTREE;
+    if (walk_stop && *walk_stop) { walk_rc = PACK_INTERRUPTED; return FTW_STOP; }
     if (exists(path, TIMINGS_CSV, t, sizeof t) || exists(path, SAMPLES_CSV GZ_SUFFIX, t, sizeof t)) {
         walk_rc = walk_fn(path);
         if (walk_rc) return FTW_STOP;
@@ -175,9 +195,22 @@ static int walk(const char *dir, int (*fn)(const char *))
     walk_fn = fn;
     walk_rc = RBD_OK;
     if (nftw(dir, visit, 16, FTW_PHYS | FTW_ACTIONRETVAL) < 0 && !walk_rc)
-        return rbd_fail(RBD_EIO, "%s: cannot walk: %s", dir, strerror(errno));
+        walk_rc = rbd_fail(RBD_EIO, "%s: cannot walk: %s", dir, strerror(errno));
+    walk_stop = NULL;
     return walk_rc;
 }
 
-int results_pack(const char *dir) { return walk(dir, pack_one); }
-int results_unpack(const char *dir) { return walk(dir, unpack_one); }
+static int pack_locked(const char *dir) { return locked(dir, pack_one, ""); }
+static int unpack_locked(const char *dir) { return locked(dir, unpack_one, " --unpack"); }
+
+int results_pack(const char *dir, const volatile sig_atomic_t *stop)
+{
+    walk_stop = stop;
+    return walk(dir, pack_locked);
+}
+
+int results_unpack(const char *dir, const volatile sig_atomic_t *stop)
+{
+    walk_stop = stop;
+    return walk(dir, unpack_locked);
+}

@@ -107,7 +107,25 @@ static json_t *load_meta(const char *dir)
     return m;
 }
 
-int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline, int *bad_input)
+/* An interrupted merge takes back what it wrote: out held no timings.csv
+ * before (checked), so every file of a set in it is this merge's. */
+static void merge_undo(const char *out)
+{
+    static const char *const derived[] = { "tables.md", "benchmarks.json", "meta.json", NULL };
+    for (int k = 0; results_tables[k].file; k++) {
+        char *p = results_path(out, results_tables[k].file);
+        if (p) unlink(p);
+        free(p);
+    }
+    for (int k = 0; derived[k]; k++) {
+        char *p = results_path(out, derived[k]);
+        if (p) unlink(p);
+        free(p);
+    }
+}
+
+int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline, int *bad_input,
+                  const volatile sig_atomic_t *stop)
 {
     *bad_input = 1;
     if (ndirs < 1) return rbd_fail(RBD_EINVAL, "merge: no input directories");
@@ -156,6 +174,7 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
     for (int k = 0; results_tables[k].file && !rc; k++) {
         int present = 0;
         rc = merge_table(&results_tables[k], out, dirs, ndirs, &present, bad_input);
+        if (!rc && stop && *stop) rc = MERGE_INTERRUPTED;
     }
     if (!rc) {
         /* derived files from the merged table, as the sweep makes them */
@@ -190,6 +209,8 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
         free(mp);
         json_decref(m);
     }
+    if (!rc && stop && *stop) rc = MERGE_INTERRUPTED;
+    if (rc == MERGE_INTERRUPTED) merge_undo(out);
     free(tout);
     for (int d = 0; d < ndirs; d++) json_decref(meta[d]);
     free(meta);

@@ -10,6 +10,8 @@
 #ifndef RBD_SHARD_H
 #define RBD_SHARD_H
 
+#include <signal.h>
+
 typedef struct {
     int k, n;               /* shard k of n, 1 <= k <= n; 1/1 = everything */
 } shard_spec;
@@ -26,8 +28,13 @@ int shard_owns(const shard_spec *sh, long cell);
  * invocations, tables.md and benchmarks.json are regenerated; every file
  * is written atomically.  Inputs from different builds (meta.json
  * build_id) are refused unless force.  cmdline goes into meta.json.
+ * The caller holds out's lock (lock.h) for the whole merge.
  * *bad_input: 1 when the failure is the inputs' (missing, malformed,
  * different builds, out already a results set), 0 when writing failed. */
-int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline, int *bad_input);
+int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline, int *bad_input,
+                  const volatile sig_atomic_t *stop);
+/* merge_results' return when *stop was set: checked after each file it
+ * writes; the files already written into out are removed again. */
+#define MERGE_INTERRUPTED 1
 
 #endif

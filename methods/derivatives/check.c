@@ -71,10 +71,30 @@ int rbd_explain_singular(const rbd_model *m, const double *q, int rc)
     return rbd_fail(rc, "%s [reciprocal condition number of M(q) ~ %.3g (LAPACK dpocon, 1-norm)]", msg, r);
 }
 
+/* A tensor T(i, j, k) at [i + nv j + nv^2 k] (method.h), named in the user's numbering. */
+static int check_tensor(const rbd_model *m, const char *who, const char *name, const double *x)
+{
+    const size_t nv = (size_t)m->nv, n = nv * nv * nv;
+    for (size_t e = 0; e < n; e++)
+        if (!isfinite(x[e]))
+            return rbd_fail(RBD_ENONFINITE, "%s: output %s(%d,%d,%d) = %g is not finite", who, name,
+                            m->user_v[e % nv], m->user_v[e / nv % nv], m->user_v[e / (nv * nv)], x[e]);
+    return RBD_OK;
+}
+
 int rbd_method_check_outputs(const rbd_method *meth, const rbd_model *m, const rbd_derivs *out)
 {
     const char *who = meth->name;
     int rc;
+    if (rbd_output_order(meth->output) == 2) {
+        const char *const *names = rbd_so_output_names(meth->output);
+        double *p[1 + RBD_SO_NTENSORS];
+        rbd_so_output_ptrs(meth->output, out, p);
+        if ((rc = rbd_check_output(m, who, names[0], p[0], 1))) return rc;
+        for (int k = 1; k <= RBD_SO_NTENSORS; k++)
+            if ((rc = check_tensor(m, who, names[k], p[k]))) return rc;
+        return RBD_OK;
+    }
     if (meth->output == RBD_ID_DERIVS) {
         if ((rc = rbd_check_output(m, who, "tau", out->tau, 1))) return rc;
         if ((rc = rbd_check_output(m, who, "dtau_dq", out->dtau_dq, m->nv))) return rc;
@@ -90,10 +110,10 @@ int rbd_method_eval(const rbd_method *meth, void *ws, const rbd_model *m, const 
 {
     if (!meth || !ws || !m || !x || !out) return rbd_fail(RBD_EINVAL, "rbd_method_eval: null argument");
     rbd_state in = { x->q, x->v, NULL, NULL };
-    if (meth->output == RBD_ID_DERIVS) in.a = x->a; else in.tau = x->tau;
-    if (!in.v || (meth->output == RBD_ID_DERIVS ? !in.a : !in.tau))
-        return rbd_fail(RBD_EINVAL, "%s: the state needs q, v and %s", meth->name,
-                        meth->output == RBD_ID_DERIVS ? "a" : "tau");
+    const int id = rbd_output_is_id(meth->output);
+    if (id) in.a = x->a; else in.tau = x->tau;
+    if (!in.v || (id ? !in.a : !in.tau))
+        return rbd_fail(RBD_EINVAL, "%s: the state needs q, v and %s", meth->name, id ? "a" : "tau");
     int rc = rbd_check_state(m, &in, meth->name);
     if (rc) return rc;
     rc = meth->eval(ws, &in, out);

@@ -3,23 +3,78 @@
  * composite inertias Ic_i, then for each joint the force columns F = Ic_i S_i
  * carried to every ancestor j, giving M_ji = S_j^T F.  O(N d), d the depth.
  * Needs d->Xup, d->Ic, d->Fs.
+ *
+ * Every entry of M is written exactly once per call (the output's write
+ * floor, nv^2 doubles): column c's related rows (its ancestors and its
+ * subtree, M_ji != 0 only there, RBDA sec. 6.2) as computed, the rows in
+ * between as zeros.  No clearing pass and no mirroring pass.
  */
 #include <string.h>
 #include "rbdiff/dynamics.h"
 #include "model/joint.h"
 
-static inline int is_rz(const rbd_model *m, int i)
+/* k when S_i = e_k (a revolute or continuous joint about a coordinate axis), else -1 */
+static inline int axis_of(const rbd_model *m, int i)
 {
-    return rbd_joint_is_rot1(m->joint[i].type) && m->joint[i].axis_id == 2;
+    return rbd_joint_is_rot1(m->joint[i].type) ? m->joint[i].axis_id : -1;
 }
 
-/* row[c] = S^T F(:, c), c in [c0, c1) */
-static void rows_dot(int c0, int c1, const double S[6], double *restrict row, const double *restrict f0,
+/* Where Xup = (E, r) with E the identity but for the plane (u, w) =
+ * (k + 1, k + 2) mod 3, E_uu = E_ww = c, E_uw = s, E_wu = -s (a joint about
+ * e_k under an Xtree without rotation; jcalc_rot): E^T x turns only x_u, x_w. */
+#define TURN_U(c, s, xu, xw) ((c) * (xu) - (s) * (xw))
+#define TURN_W(c, s, xu, xw) ((s) * (xu) + (c) * (xw))
+
+/* I_p += X^T I X for such an X (spatial_tpl.h's inertia_to_parent with E^T B E
+ * as two plane rotations: 24 multiplications where the congruence takes 54) */
+static inline void inertia_add_turned(int k, int u, int w, double c, double s, const double r[3],
+                                      const sp_inertia *IB, sp_inertia *Ip)
+{
+    const double *h = IB->h, *B = IB->Ib;
+    double y[3], hA[3], t[9], R[9];
+    y[k] = h[k]; y[u] = TURN_U(c, s, h[u], h[w]); y[w] = TURN_W(c, s, h[u], h[w]);
+    for (int i = 0; i < 3; i++) hA[i] = y[i] + IB->m * r[i];
+    for (int i = 0; i < 3; i++) {                       /* t = B E */
+        t[3 * i + k] = B[3 * i + k];
+        t[3 * i + u] = TURN_U(c, s, B[3 * i + u], B[3 * i + w]);
+        t[3 * i + w] = TURN_W(c, s, B[3 * i + u], B[3 * i + w]);
+    }
+    for (int j = 0; j < 3; j++) {                       /* R = E^T t */
+        R[3 * k + j] = t[3 * k + j];
+        R[3 * u + j] = TURN_U(c, s, t[3 * u + j], t[3 * w + j]);
+        R[3 * w + j] = TURN_W(c, s, t[3 * u + j], t[3 * w + j]);
+    }
+    const double ry = sp_dot3(r, y), hr = sp_dot3(hA, r);   /* ax bx = b a^T - (a.b) 1 */
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            Ip->Ib[3 * i + j] += R[3 * i + j] - ((y[i] * r[j] - (i == j ? ry : 0)) + (r[i] * hA[j] - (i == j ? hr : 0)));
+    Ip->m += IB->m;
+    for (int i = 0; i < 3; i++) Ip->h[i] += hA[i];
+}
+
+/* F(:, c) = X^T F(:, c) for such an X, c in [c0, c1): n_k, n_u, n_w and
+ * f_k, f_u, f_w the rows of the couple and the force in the plane's order */
+static void carry_turned(double cq, double sq, double rk, double ru, double rw, int c0, int c1,
+                         double *restrict nk, double *restrict nu, double *restrict nw, double *restrict gk,
+                         double *restrict gu, double *restrict gw)
+{
+    for (int c = c0; c < c1; c++) {
+        const double au = TURN_U(cq, sq, nu[c], nw[c]), aw = TURN_W(cq, sq, nu[c], nw[c]);
+        const double bk = gk[c], bu = TURN_U(cq, sq, gu[c], gw[c]), bw = TURN_W(cq, sq, gu[c], gw[c]);
+        nk[c] += ru * bw - rw * bu;                     /* n + r x b, in the cyclic order (k, u, w) */
+        nu[c] = au + rw * bk - rk * bw;
+        nw[c] = aw + rk * bu - ru * bk;
+        gu[c] = bu; gw[c] = bw;
+    }
+}
+
+/* col[c] = S^T F(:, c), c in [c0, c1) */
+static void rows_dot(int c0, int c1, const double S[6], double *restrict col, const double *restrict f0,
                      const double *restrict f1, const double *restrict f2, const double *restrict f3,
                      const double *restrict f4, const double *restrict f5)
 {
     for (int c = c0; c < c1; c++)
-        row[c] = S[0] * f0[c] + S[1] * f1[c] + S[2] * f2[c] + S[3] * f3[c] + S[4] * f4[c] + S[5] * f5[c];
+        col[c] = S[0] * f0[c] + S[1] * f1[c] + S[2] * f2[c] + S[3] * f3[c] + S[4] * f4[c] + S[5] * f5[c];
 }
 
 /* F(:, c) = X^T F(:, c) = [E^T n + r x E^T f; E^T f] for c in [c0, c1) */
@@ -41,58 +96,128 @@ static void carry_to_parent(const sp_xform *X, int c0, int c1, double *restrict 
     }
 }
 
+/* Zero the rows of column c above it that are not its ancestors: the gaps
+ * between the contiguous ancestor runs [dof_run0[k], k] (rbd_model). */
+static void zero_unrelated_above(const rbd_model *m, int c, double *col)
+{
+    for (int k = c; k >= 0;) {
+        const int s = m->dof_run0[k], p = m->dof_parent[s];
+        if (s - p > 1) memset(col + p + 1, 0, sizeof(double) * (size_t)(s - p - 1));
+        k = p;
+    }
+}
+
+/* Body j's columns of M from its force columns F(:, w0 .. ve): column
+ * c = w0 + l gets M(c .. ve, c) computed and its unrelated rows zeroed; row
+ * c gets the same numbers to the right of the diagonal (M(c, c'), c' in the
+ * subtree, is M(c', c)).  The rows of column c above its own joint's dofs
+ * are its ancestors', written when they come (later: leaves first). */
+static void write_columns(const rbd_model *m, int j, int ve, double *const F[6], double *M)
+{
+    const int w0 = m->idx_v[j], n = m->nv_of[j], nv = m->nv;
+    const size_t ld = (size_t)nv;
+    for (int l = 0; l < n; l++) {
+        const int c = w0 + l;
+        double *col = M + ld * c;
+        const int k = axis_of(m, j);
+        if (k >= 0) {
+            for (int r = c; r < ve; r++) col[r] = F[k][r];
+        } else {
+            rows_dot(c, ve, m->S + 6 * c, col, F[0], F[1], F[2], F[3], F[4], F[5]);
+        }
+        zero_unrelated_above(m, c, col);
+        if (ve < nv) memset(col + ve, 0, sizeof(double) * (size_t)(nv - ve));
+        for (int r = c + 1; r < ve; r++) M[c + ld * r] = col[r];
+    }
+}
+
+/* Xup for every body: X_J X_tree, or for a flat axis body (axis_flat) X_J's
+ * plane rotation with Xtree's r (X_J of a revolute joint has r = 0) */
+static void joint_transforms(const rbd_model *m, rbd_data *d, const double *q)
+{
+    for (int i = 0; i < m->nb; i++) {
+        const int k = d->axis_flat[i];
+        if (k >= 0) {
+            double c, s;
+            sp_joint_cos_sin(&m->joint[i], q + m->idx_q[i], &c, &s);
+            sp_xform *X = &d->Xup[i];
+            const int u = (k + 1) % 3, w = (k + 2) % 3;
+            for (int e = 0; e < 9; e++) X->E[e] = 0;
+            X->E[4 * k] = 1;
+            X->E[4 * u] = c; X->E[3 * u + w] = s; X->E[3 * w + u] = -s; X->E[4 * w] = c;
+            for (int e = 0; e < 3; e++) X->r[e] = m->Xtree[i].r[e];
+        } else {
+            sp_xform XJ;
+            sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);
+            sp_xform_compose(&XJ, &m->Xtree[i], &d->Xup[i]);
+        }
+        d->Ic[i] = m->inertia[i];
+    }
+}
+
+/* Table 6.2: I^c_lambda(i) += X^T I^c_i X, leaves first */
+static void composite_inertias(const rbd_model *m, rbd_data *d)
+{
+    for (int i = m->nb - 1; i >= 0; i--) {
+        const int p = m->parent[i];
+        if (p < 0) continue;
+        const sp_xform *X = &d->Xup[i];
+        switch (d->axis_flat[i]) {      /* constant plane indices in each copy */
+        case 0: inertia_add_turned(0, 1, 2, X->E[4], X->E[5], X->r, &d->Ic[i], &d->Ic[p]); break;
+        case 1: inertia_add_turned(1, 2, 0, X->E[8], X->E[6], X->r, &d->Ic[i], &d->Ic[p]); break;
+        case 2: inertia_add_turned(2, 0, 1, X->E[0], X->E[1], X->r, &d->Ic[i], &d->Ic[p]); break;
+        default: {
+            sp_inertia t;
+            sp_inertia_to_parent(X, &d->Ic[i], &t);
+            sp_inertia_add(&d->Ic[p], &t);
+        }
+        }
+    }
+}
+
+/* F(:, w0 .. ve) = Xup_j^T F(:, w0 .. ve) */
+static void carry(const rbd_data *d, int j, int w0, int ve, double *const F[6])
+{
+    const sp_xform *X = &d->Xup[j];
+    const double *r = X->r;
+    switch (d->axis_flat[j]) {
+    case 0: carry_turned(X->E[4], X->E[5], r[0], r[1], r[2], w0, ve, F[0], F[1], F[2], F[3], F[4], F[5]); break;
+    case 1: carry_turned(X->E[8], X->E[6], r[1], r[2], r[0], w0, ve, F[1], F[2], F[0], F[4], F[5], F[3]); break;
+    case 2: carry_turned(X->E[0], X->E[1], r[2], r[0], r[1], w0, ve, F[2], F[0], F[1], F[5], F[3], F[4]); break;
+    default: carry_to_parent(X, w0, ve, F[0], F[1], F[2], F[3], F[4], F[5]);
+    }
+}
+
 int rbd_crba(const rbd_model *m, rbd_data *d, const double *q, double *M)
 {
     if (!m || !d || !q || !M) return rbd_fail(RBD_EINVAL, "rbd_crba: null argument");
     const int nb = m->nb, nv = m->nv;
-    for (int i = 0; i < nb; i++) {
-        sp_xform XJ;
-        sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);
-        sp_xform_compose(&XJ, &m->Xtree[i], &d->Xup[i]);
-        d->Ic[i] = m->inertia[i];
-    }
-    for (int i = nb - 1; i >= 0; i--) {         /* Table 6.2: I^c_lambda(i) += X^T I^c_i X */
-        int p = m->parent[i];
-        if (p < 0) continue;
-        sp_inertia t;
-        sp_inertia_to_parent(&d->Xup[i], &d->Ic[i], &t);
-        sp_inertia_add(&d->Ic[p], &t);
-    }
-    memset(M, 0, sizeof(double) * (size_t)nv * (size_t)nv);
+    joint_transforms(m, d, q);
+    composite_inertias(m, d);
     /* Table 6.2's inner loop turned inside out: going from the leaves up, body
-     * j sets its own force columns F = Ic_j S_j, takes the rows M(j, subtree(j))
-     * = S_j^T F, then carries the whole subtree block F to its parent with one
+     * j sets its own force columns F = Ic_j S_j, takes M(subtree(j), j) =
+     * S_j^T F, then carries the whole subtree block F to its parent with one
      * X_j^T.  F is 6 x nv by rows (d->Fs), so each step is a loop over the
-     * subtree's columns that vectorises; M's rows go to the lower triangle
-     * (contiguous) and are mirrored at the end. */
-    const size_t ld = (size_t)nv;
+     * subtree's columns that vectorises. */
     double *F[6];
-    for (int k = 0; k < 6; k++) F[k] = d->Fs + k * ld;
+    for (int k = 0; k < 6; k++) F[k] = d->Fs + k * (size_t)nv;
     for (int j = nb - 1; j >= 0; j--) {
-        const int w0 = m->idx_v[j], n = m->nv_of[j];
+        const int w0 = m->idx_v[j], n = m->nv_of[j], a = axis_of(m, j);
         const int ve = m->subtree_end[j] < nb ? m->idx_v[m->subtree_end[j]] : nv;
-        for (int k = 0; k < n; k++) {
-            double f[6];
-            if (is_rz(m, j)) {
-                const sp_inertia *Ic = &d->Ic[j];   /* Ic e_z = [Ib(:,2); -h x e_z] */
-                f[0] = Ic->Ib[2]; f[1] = Ic->Ib[5]; f[2] = Ic->Ib[8];
-                f[3] = -Ic->h[1]; f[4] = Ic->h[0]; f[5] = 0;
-            } else {
-                sp_inertia_motion(&d->Ic[j], m->S + 6 * (w0 + k), f);
-            }
-            for (int r = 0; r < 6; r++) F[r][w0 + k] = f[r];
-        }
         for (int l = 0; l < n; l++) {
-            double *row = M + ld * (w0 + l);   /* M(j's dof l, c) at (c, w0 + l) */
-            if (is_rz(m, j)) {
-                for (int c = w0; c < ve; c++) row[c] = F[2][c];
+            double f[6];
+            if (a >= 0) {                       /* Ic e_a = [Ib(:, a); -h x e_a] */
+                const sp_inertia *Ic = &d->Ic[j];
+                const int u = (a + 1) % 3, w = (a + 2) % 3;
+                for (int r = 0; r < 3; r++) f[r] = Ic->Ib[3 * r + a];
+                f[3 + a] = 0; f[3 + u] = -Ic->h[w]; f[3 + w] = Ic->h[u];
             } else {
-                const double *S = m->S + 6 * (w0 + l);
-                rows_dot(w0, ve, S, row, F[0], F[1], F[2], F[3], F[4], F[5]);
+                sp_inertia_motion(&d->Ic[j], m->S + 6 * (w0 + l), f);
             }
+            for (int r = 0; r < 6; r++) F[r][w0 + l] = f[r];
         }
-        if (m->parent[j] >= 0) carry_to_parent(&d->Xup[j], w0, ve, F[0], F[1], F[2], F[3], F[4], F[5]);
+        write_columns(m, j, ve, F, M);
+        if (m->parent[j] >= 0) carry(d, j, w0, ve, F);
     }
-    rbd_sym_from_lower(nv, M);
     return RBD_OK;
 }

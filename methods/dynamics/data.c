@@ -21,6 +21,18 @@ static void carve(rbd_data *d, rbd_arena *a, const rbd_model *m, int nslot)
     RBD_ARENA_TAKE(a, d->S0, nv); RBD_ARENA_TAKE(a, d->UG, nv); RBD_ARENA_TAKE(a, d->U0, nv);
     RBD_ARENA_TAKE(a, d->SD0, nv); RBD_ARENA_TAKE(a, d->ipath, nv); RBD_ARENA_TAKE(a, d->Fs, 6 * nv);
     RBD_ARENA_TAKE(a, d->aslot, nb); RBD_ARENA_TAKE(a, d->A, (size_t)nslot * 6 * nv);
+    RBD_ARENA_TAKE(a, d->axis_flat, nb);
+}
+
+/* rbd_data.axis_flat[i]: the joint's axis e_k when it is a revolute or
+ * continuous joint about a coordinate axis and Xtree's E is the identity
+ * (exactly: every autoTree body, most humanoid and quadruped joints). */
+static int axis_flat(const rbd_model *m, int i)
+{
+    const double *E = m->Xtree[i].E;
+    for (int k = 0; k < 9; k++)
+        if (E[k] != (k % 4 == 0 ? 1.0 : 0.0)) return -1;
+    return rbd_joint_is_rot1(m->joint[i].type) ? m->joint[i].axis_id : -1;
 }
 
 rbd_data *rbd_data_new(const rbd_model *m)
@@ -45,6 +57,9 @@ rbd_data *rbd_data_new(const rbd_model *m)
     carve(d, &a, m, nslot);
     d->nb = m->nb; d->nv = m->nv;
     d->nslot = nslot;
-    for (int i = 0; i < m->nb; i++) d->aslot[i] = rbd_branch_slot(m, i);
+    for (int i = 0; i < m->nb; i++) {
+        d->aslot[i] = rbd_branch_slot(m, i);
+        d->axis_flat[i] = (signed char)axis_flat(m, i);
+    }
     return d;
 }

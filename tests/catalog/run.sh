@@ -14,7 +14,9 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$(cd "$HERE/../.." && pwd)
 WRAP=${RBD_WRAP:-}
 
+holder=""
 cleanup() {
+    [ -n "$holder" ] && kill "$holder" 2>/dev/null
     for d in "$TMP/ro" "$TMP/full"; do mountpoint -q "$d" 2>/dev/null && umount "$d"; done
     chmod -R u+w "$TMP" 2>/dev/null
 }
@@ -60,9 +62,19 @@ awk -F'"' 'NR == 1 { print; next } { n = split($3, f, ","); f[5] = "fast"; s = f
 sed 's/^rnea,/rnea-ground,/' "$TMP/res/timings.csv" >"$TMP/res-none/timings.csv"
 # a results directory with a valid timings.csv and a malformed accuracy.csv
 mkdir -p "$TMP/res-badacc"
-cp "$TMP/res/timings.csv" "$TMP/res-badacc/"
+cp "$TMP/res/timings.csv" "$TMP/res/meta.json" "$TMP/res-badacc/"
 printf 'method,output,model,bf,N,nv,states,rms_rel,max_abs,normwise,zero_max\nidsva,tau,autotree:N=1,1,1,1,1,tiny,0,0,\n' \
     >"$TMP/res-badacc/accuracy.csv"
+# a set in use (@T@/res-busy: its lock held by another process, as a
+# running sweep holds it; store/lock.h) and one whose meta.json is garbage
+cp -r "$TMP/res" "$TMP/res-busy"
+cp -r "$TMP/res" "$TMP/res-garbage"
+echo 'not json' >"$TMP/res-garbage/meta.json"
+# the holder is sleep itself (exec keeps the pid), its output away from ctest's pipe
+( exec 9>>"$TMP/res-busy/.rbdiff.lock" && flock -n 9 && exec sleep 100000 ) </dev/null >/dev/null 2>&1 &
+holder=$!
+for _ in $(seq 50); do flock -n "$TMP/res-busy/.rbdiff.lock" true || break; sleep 0.1; done
+printf 'pid %s on host %s: the catalog holder, since now\n' "$holder" "$(hostname)" >"$TMP/res-busy/.rbdiff.lock"
 # names and file sizes (not times: a probe file created and removed changes a directory's mtime)
 snapshot() { (cd "$TMP" && find . \( -path ./big.state -o -path ./stdout -o -path ./stderr \) -prune -o \
                                    -type f -printf '%p %s\n' -o -print | sort); }

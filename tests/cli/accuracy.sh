@@ -58,7 +58,7 @@ expect() {
 expect 2 "nothing to audit" "$TMP/b1" "$RBDIFF" accuracy --out "$TMP/b1"
 expect 2 "rbdiff accuracy: --methods: methods: unknown method 'nosuch' (valid: " "$TMP/b2" \
     "$RBDIFF" accuracy --N 3 --methods nosuch --out "$TMP/b2"
-expect 2 "robots: 'ur5:floating': only ':freeflyer' may follow" "$TMP/b3" \
+expect 2 "robots: 'ur5:floating': unknown model option 'floating' after the robot name" "$TMP/b3" \
     "$RBDIFF" accuracy --robots ur5:floating --out "$TMP/b3"
 expect 2 "tests/models/nosuchbot.urdf" "$TMP/b4" "$RBDIFF" accuracy --robots nosuchbot --out "$TMP/b4"
 expect 2 "--accuracy-N: accuracy_N: 0 is out of range" "$TMP/b5" "$RBDIFF" sweep --accuracy-N 0 --out "$TMP/b5"

@@ -1,23 +1,50 @@
 #!/usr/bin/env bash
 # librbdiff as a user gets it (README.md, "Using librbdiff from your own
-# code"): `cmake --install` of this build into a fresh prefix holds the static
-# and shared library, the public headers, rbdiff.pc and the CMake package; the
-# README's example program, extracted from the README itself, compiles and
-# runs against that prefix through pkg-config and through find_package; and
-# the installed program finds its robots in PREFIX/share/rbdiff, run from
-# outside the source tree.
+# code"): after the build scripts/run makes (scripts/build-release, into
+# BUILD_DIR, kept between runs so a rerun is incremental), the README's
+# shell block runs verbatim in a scratch tree whose build/release is that
+# build and whose $HOME is scratch: `cmake --install` into ~/rbdiff, then
+# the README's example program and CMake file, extracted from the README
+# itself, built and run through pkg-config (shared library, no library path
+# set) and through find_package (static).  Then the prefix is checked file
+# by file, and the installed program must find its robots in
+# PREFIX/share/rbdiff, run from outside the source tree.
 # Usage: install.sh BUILD_DIR SOURCE_DIR TMPDIR
 set -u
 BUILD=$1
 SRC=$2
 TMP=$3
 rm -rf "$TMP"
-mkdir -p "$TMP"
+mkdir -p "$TMP/home" "$TMP/src/build" "$TMP/src/example"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-P="$TMP/prefix"
 
-cmake --install "$BUILD" --prefix "$P" >"$TMP/install.log" 2>&1 || { cat "$TMP/install.log"; echo "FAIL: cmake --install"; exit 1; }
+"$SRC/scripts/build-release" "$BUILD" >"$TMP/build.log" 2>&1 || { tail -30 "$TMP/build.log"; echo "FAIL: scripts/build-release"; exit 1; }
+ln -s "$BUILD" "$TMP/src/build/release"
+
+# the README's blocks, as printed there: the commands, the program, the CMake file
+block() { awk -v lang="$1" '/^## Using librbdiff/ { s = 1 } /^## / && !/^## Using librbdiff/ { s = 0 }
+          s && $0 == "```" lang { c = 1; next } c && /^```$/ { exit } c' "$SRC/README.md"; }
+block sh >"$TMP/commands.sh"
+block c >"$TMP/src/example/example.c"
+block cmake >"$TMP/src/example/CMakeLists.txt"
+for f in "$TMP/commands.sh" "$TMP/src/example/example.c" "$TMP/src/example/CMakeLists.txt"; do
+    [ -s "$f" ] || fail "no ${f##*/} block under 'Using librbdiff' in README.md"
+done
+grep -q 'cmake --install build/release' "$TMP/commands.sh" || fail "the README's commands do not install build/release"
+P="$TMP/home/rbdiff"
+(cd "$TMP/src" && env -i PATH="$PATH" HOME="$TMP/home" bash -e "$TMP/commands.sh") >"$TMP/commands.out" 2>&1 ||
+    fail "the README's commands failed: $(tail -20 "$TMP/commands.out")"
+cat "$TMP/commands.out" | grep '^nq '
+[ "$(grep -c '^nq ' "$TMP/commands.out")" = 2 ] || fail "the README's commands did not run the example twice: $(tail -20 "$TMP/commands.out")"
+grep '^nq ' "$TMP/commands.out" | while read -r line; do
+    err=$(echo "$line" | sed -n 's/.*|FD(ID(a)) - a| \([^ ]*\).*/\1/p')
+    awk -v e="$err" 'BEGIN { exit !(e != "" && e + 0 < 1e-9) }' || echo "FAIL: FD(ID(a)) differs from a by '$err'"
+done | grep FAIL && fails=$((fails + 1))
+grep -q '^nq 6 nv 6 ' "$TMP/commands.out" || fail "no run on ur3 (nq 6 nv 6)"
+[ -e "$TMP/src/example/a.out" ] && ldd "$TMP/src/example/a.out" | grep -q "$P/lib.*librbdiff.so" ||
+    fail "the pkg-config build does not use the installed shared library: $(ldd "$TMP/src/example/a.out" 2>&1 | grep rbdiff)"
+
 lib=$(ls -d "$P"/lib* | head -1)
 for f in "$lib/librbdiff.a" "$lib/librbdiff.so" "$P/include/rbdiff/rbdiff.h" "$P/include/rbdiff/method.h" \
          "$lib/pkgconfig/rbdiff.pc" "$lib/cmake/rbdiff/rbdiffConfig.cmake" "$P/bin/rbdiff" \
@@ -26,42 +53,13 @@ for f in "$lib/librbdiff.a" "$lib/librbdiff.so" "$P/include/rbdiff/rbdiff.h" "$P
 done
 [ -e "$P/include/rbdiff/joint.h" ] && fail "an internal header was installed"
 
-# the README's example, as printed there
-awk '/^## Using librbdiff/ { s = 1 } s && /^```c$/ { c = 1; next } c && /^```$/ { exit } c' "$SRC/README.md" >"$TMP/example.c"
-[ -s "$TMP/example.c" ] || fail "no C example under 'Using librbdiff' in README.md"
-ur3="$P/share/rbdiff/tests/models/ur3.urdf"
-check_run() {   # label, executable
-    local out
-    out=$("$2" "$ur3" 2>&1) || { fail "$1: the example failed: $out"; return; }
-    echo "$1: $out"
-    echo "$out" | grep -q '^nq 6 nv 6 ' || fail "$1: unexpected output '$out'"
-    local err
-    err=$(echo "$out" | sed -n 's/.*|FD(ID(a)) - a| \([^ ]*\).*/\1/p')
-    awk -v e="$err" 'BEGIN { exit !(e != "" && e + 0 < 1e-9) }' || fail "$1: FD(ID(a)) differs from a by '$err'"
-}
-
-# pkg-config, shared library
-flags=$(PKG_CONFIG_PATH="$lib/pkgconfig" pkg-config --cflags --libs rbdiff) || fail "pkg-config does not know rbdiff"
-cc -std=c11 -Wall -Wextra -Werror "$TMP/example.c" $flags -lm -Wl,-rpath,"$lib" -o "$TMP/ex_pc" 2>"$TMP/cc.log" ||
-    fail "the README example does not compile with pkg-config: $(cat "$TMP/cc.log")"
-[ -x "$TMP/ex_pc" ] && check_run pkg-config "$TMP/ex_pc"
-
-# the CMake package, static library
-mkdir -p "$TMP/cmk"
-cp "$TMP/example.c" "$TMP/cmk/"
-cat >"$TMP/cmk/CMakeLists.txt" <<'CM'
-cmake_minimum_required(VERSION 3.20)
-project(rbdiff_example C)
-find_package(rbdiff REQUIRED)
-add_executable(example example.c)
-target_link_libraries(example PRIVATE rbdiff::rbdiff_lib m)
-CM
-if cmake -S "$TMP/cmk" -B "$TMP/cmk/build" -DCMAKE_PREFIX_PATH="$P" >"$TMP/cmk.log" 2>&1 &&
-   cmake --build "$TMP/cmk/build" >>"$TMP/cmk.log" 2>&1; then
-    check_run find_package "$TMP/cmk/build/example"
-else
-    fail "the README example does not build with find_package(rbdiff): $(tail -20 "$TMP/cmk.log")"
-fi
+# a typo in a method's name: NULL and a message naming the nearest, not a crash
+sed 's/run("idsva", m/run("idsva_body", m/' "$TMP/src/example/example.c" >"$TMP/typo.c"
+cc -std=c11 "$TMP/typo.c" $(PKG_CONFIG_PATH="$lib/pkgconfig" pkg-config --cflags --libs rbdiff) -lm -o "$TMP/typo" &&
+    "$TMP/typo" "$P/share/rbdiff/tests/models/ur3.urdf" >"$TMP/typo.out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q "no method 'idsva_body' (nearest: idsva-body" "$TMP/typo.out" ||
+    fail "a typo in the example's method name: exit $rc, '$(cat "$TMP/typo.out")'"
 
 # the installed program, away from the source tree
 ( cd "$TMP" && env -u RBD_DATA_DIR "$P/bin/rbdiff" --version ) >"$TMP/version" 2>&1
@@ -70,6 +68,20 @@ grep -q "commit [0-9a-f]\{40\}" "$TMP/version" || fail "no build-time commit in 
 printf 'q 0.1 0.2 0.3 0.4 0.5 0.6\nv 1 1 1 1 1 1\na 0 0 0 0 0 0\n' >"$TMP/state"
 ( cd "$TMP" && env -u RBD_DATA_DIR "$P/bin/rbdiff" eval idsva --model urdf:tests/models/ur3.urdf --state state ) >"$TMP/eval" 2>&1 ||
     fail "installed rbdiff cannot evaluate the robot ur3: $(head -3 "$TMP/eval")"
+
+# the peers scripts/peers built install beside the program, which finds them
+mods=$(ls "$SRC"/build/peers/rbdpeer-*.so 2>/dev/null)
+if [ -n "$mods" ] && [ -z "${RBD_PEER_DIR:-}" ]; then
+    for m in $mods; do
+        name=$(basename "$m" .so); name=${name#rbdpeer-}
+        [ -e "$lib/rbdiff/peers/rbdpeer-$name.so" ] || fail "peer $name not installed in ${lib#$P/}/rbdiff/peers"
+        ( cd "$TMP" && "$P/bin/rbdiff" time --robots ur3 --methods idsva --base no --peers "$name" --batches 1 \
+              --batch-ms 0.1 --warmup-ms 0 --counters no ) >"$TMP/peer.out" 2>&1 ||
+            fail "installed rbdiff cannot load the peer $name: $(tail -3 "$TMP/peer.out")"
+    done
+else
+    echo "install: no peer modules in $SRC/build/peers; their install is not checked"
+fi
 
 [ $fails -eq 0 ] && echo "install: all checks passed"
 exit $((fails > 0))

@@ -27,6 +27,16 @@ grep -q '^idsva ' "$TMP/out" || fail "time without peers printed no idsva row"
 RBD_PEER_DIR="$TMP/none" "$RBDIFF" sweep --N 3 --methods idsva --peers all "${quick[@]}" --out "$TMP/s0" >/dev/null 2>"$TMP/err" ||
     fail "sweep without peers failed: $(cat "$TMP/err")"
 [ -f "$TMP/s0/peer_checks.csv" ] && fail "a sweep without peers wrote peer_checks.csv"
+# a peer asked for by name that cannot be loaded: exit 1 before timing, naming it, nothing written
+RBD_PEER_DIR="$TMP/none" "$RBDIFF" time --N 3 --methods idsva --peers pinocchio "${quick[@]}" >"$TMP/out" 2>"$TMP/err"
+st=$?
+[ $st -eq 1 ] || fail "time --peers pinocchio without the module: status $st, want 1"
+grep -qF "peer pinocchio not found: no $TMP/none/rbdpeer-pinocchio.so" "$TMP/err" || fail "no message naming the missing peer: $(cat "$TMP/err")"
+grep -q '^idsva ' "$TMP/out" && fail "time timed although the peer asked for is missing"
+RBD_PEER_DIR="$TMP/none" "$RBDIFF" sweep --N 3 --methods idsva --peers mujoco "${quick[@]}" --out "$TMP/s1" >/dev/null 2>"$TMP/err"
+st=$?
+[ $st -eq 1 ] || fail "sweep --peers mujoco without the module: status $st, want 1"
+[ -e "$TMP/s1" ] && fail "sweep without its named peer left $TMP/s1 behind"
 "$RBDIFF" anchors "$TMP/s0" >/dev/null 2>&1 || fail "anchors on a run without peers failed"
 grep -qF "**Fallback:** this run has no live Pinocchio peer" "$TMP/s0/vs-pinocchio.md" || fail "the fallback table does not say it is one"
 [ -f "$TMP/s0/vs-mujoco.md" ] && fail "vs-mujoco.md without a MuJoCo peer"

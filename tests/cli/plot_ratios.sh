@@ -47,6 +47,15 @@ for f in "$TMP"/r/plots/data/speedup_*_over_*_bf*.dat; do
     [ -z "$bad" ] || fail "$b: $bad"
     checked=$((checked + $(printf '%s\n' "$out" | awk '/^checked/ { print $2 + 0 }')))
 done
+# tables.md's timings: a table per kind of method (issue 29: one of 42 columns did not fit a screen)
+awk '/^## bf = 1/ { s = 1 } /^## bf = 2/ { s = 0 } s && /^\| N \|/ { print }' "$TMP/r/tables.md" >"$TMP/heads"
+[ "$(wc -l <"$TMP/heads")" = 3 ] || fail "bf = 1 timings: not one table each for ID, FD and the base algorithms: $(cat "$TMP/heads")"
+idtab=$(grep ' idsva-body ' "$TMP/heads")
+for m in idsva idsva-body pin26; do echo "$idtab" | grep -q " $m |" || fail "the ID table lacks $m: $idtab"; done
+[ "$(echo "$idtab" | tr -cd '|' | wc -c)" = 5 ] || fail "the ID table has other columns: $idtab"
+grep -q 'fdsva' "$TMP/heads" && grep '^| N |.*idsva' "$TMP/heads" | grep -q fdsva && fail "ID and FD methods share a table"
+grep -q '^| N | dgemm |$' "$TMP/heads" || fail "no base-algorithm table of dgemm: $(cat "$TMP/heads")"
+
 # tables.md's "% dgemm peak": over the run's best dgemm rate, so the best dgemm row reads 100 and none more
 peak=$(awk -F'|' '/^\| dgemm \|/ { v = $10 + 0; if (v > m) m = v } END { print m + 0 }' "$TMP/r/tables.md")
 [ "$peak" = 100 ] || fail "the best dgemm row reads $peak % of the dgemm peak, expected 100"

@@ -33,7 +33,7 @@ CLAIMS
 md="$TMP/synth/report.md"
 check() { grep -F -- "$1" "$md" | grep -qF -- "$2" || { fail "claim '$1': no '$2'"; grep -F -- "| $1 |" "$md"; }; }
 check "| near |" "| reproduced: 11.3 against the paper's 11.2"
-check "| far |" "| differs: 11.3 against the paper's 15 (x0.75); a known difference"
+check "| far |" "| differs: 11.3 against the paper's 15 (x0.75: t(rneacr)/t(idsva) lower: idsva's lead over rneacr smaller here); a known difference"
 check "| always faster |" "| reproduced: above 1 on all 33 models"
 check "| never faster |" "| differs: "
 check "| never faster |" "at or below 1 on 33 of 33 models"

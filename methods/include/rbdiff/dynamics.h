@@ -40,6 +40,10 @@ struct rbd_data {
     double *A;                  /* [nslot*6*nv] */
     double *Fs;                 /* [6*nv] */
     int *ipath;                 /* [nv] a root-to-dof path (minv_ltdl)        */
+    /* [nb] k when body i's joint turns about e_k (revolute or continuous)
+     * and its Xtree has no rotation, so that Xup = (rot_k(q)^T, r_tree):
+     * CRBA's plane-rotation shortcuts (crba.c); -1 otherwise */
+    signed char *axis_flat;
 };
 
 /* A pivot p of a joint-space block is singular when p <= RBD_PIVOT_RTOL * s,

@@ -1,0 +1,63 @@
+/* rbdiff worker: the long-lived measuring process `rbdiff pair` starts in
+ * each build (measure/worker.h has the protocol). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "commands/cli.h"
+#include "measure/bench.h"
+#include "measure/worker.h"
+#include "store/meta.h"
+
+static const char help[] =
+    "Usage: rbdiff worker [--pin CPU] [--seed S] [--pool P] [--batch-ms MS] [--warmup-ms MS]\n"
+    "                     [--counters no] [--minv KIND] [...method options of rbdiff time]\n\n"
+    "Serves `rbdiff pair`: reads requests on stdin, one per line, and answers each\n"
+    "with one line on stdout (harness/measure/worker.h):\n"
+    "  prep ID METHOD SPEC   build the model, warm up and calibrate -> ok ID CALLS NV | skip ID WHY\n"
+    "  run ID                one batch -> t ID NS_PER_CALL INSTRUCTIONS_PER_CALL|-\n"
+    "  quit\n"
+    "Its first line names the build: ready rbdiff-worker 1 BUILD_ID.\n";
+
+int cmd_worker(int argc, char **argv)
+{
+    static const struct option extra[] = { { "help", no_argument, 0, 'h' } };
+    struct option *opts = sweep_options(extra, 1);
+    if (!opts) return cli_error("worker", EXIT_FAIL, "out of memory");
+    sweep_config c;
+    sweep_config_init(&c);
+    int ch, status = EXIT_USAGE;
+    optind = 1;
+    opterr = 0;
+    perfctr *pc = NULL;
+    while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (ch == 'h') { fputs(help, stdout); status = EXIT_OK; goto done; }
+        if (ch >= SWEEP_OPT_BASE) {
+            if (sweep_config_flag(&c, ch - SWEEP_OPT_BASE, optarg)) { cli_lib_error("worker", 0); goto done; }
+            continue;
+        }
+        cli_bad_option("worker", ch, argv);
+        goto done;
+    }
+    if (optind < argc) { cli_error("worker", 0, "unexpected argument '%s'", argv[optind]); goto done; }
+    status = EXIT_FAIL;
+    if (bench_setup("worker", &c)) goto done;
+    pc = bench_counters("worker", c.counters);
+    worker_opts o;
+    timing_opts_default(&o.t);
+    o.t.warmup_ns = c.warmup_ms * 1e6;
+    o.t.batch_ns = c.batch_ms * 1e6;
+    o.t.pc = pc;
+    o.t.stop = &cli_interrupted;
+    o.pool = c.pool;
+    o.seed = c.seed;
+    sweep_config_method_options(&c, &o.opt);
+    cli_catch_interrupt();
+    printf("ready rbdiff-worker 1 %s\n", meta_build_id());
+    fflush(stdout);
+    status = worker_serve(stdin, stdout, &o) ? EXIT_INTERRUPTED : EXIT_OK;
+done:
+    if (pc) perfctr_close(pc);
+    sweep_config_free(&c);
+    free(opts);
+    return status;
+}

@@ -1,0 +1,33 @@
+/*
+ * What a resumed run may add to a results set (issue 30).  A row of
+ * timings.csv is keyed by method, kind and model; the settings that shaped
+ * it (seed, pool, batches, batch and warm-up time, pinning, BLAS threads,
+ * counters, the FD-method options) are not in the key, so they are part of
+ * the set's identity, kept in meta.json.  A resume with other settings is
+ * refused, naming each one that differs, rather than written to a new set:
+ * a set is one experiment, and a silent second set would hide the mistake
+ * (the user names a new --out when the change is meant).  Settings that
+ * are in the key (skew, taper: the model spec; the crossover options)
+ * separate rows by themselves.
+ */
+#ifndef RBD_RESUME_H
+#define RBD_RESUME_H
+
+#include <jansson.h>
+#include "plan/sweepconf.h"
+
+/* The row-shaping settings of a run, as meta.json records them (new
+ * object): seed, pool, batches, batch_ms, warmup_ms, pin_cpu,
+ * blas_threads, counters, method_options. */
+json_t *resume_settings(const sweep_config *c);
+
+/* DIR as an input to resume, checked as merge checks its inputs: when DIR
+ * holds meta.json, it must be a JSON object with this build's build_id,
+ * and each setting of `settings` (may be NULL) that it records must be
+ * equal; when DIR holds a results table but no meta.json, it is refused
+ * (not a set this program wrote).  Then every table must read (results.h
+ * results_check_tables).  RBD_OK, else RBD_EINVAL / RBD_EPARSE with a
+ * message naming the file and every differing setting (ENOMEM: memory). */
+int resume_check(const char *dir, const json_t *settings);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * The second-order reference (README.md of reference/, "Second order"):
+ * the four ID tensors d2tau/dq2, d2tau/dv2, d2tau/dqdv, dM/dq at (q, v, a)
+ * and the four FD tensors d2qdd/dq2, d2qdd/dv2, d2qdd/dqdv, d2qdd/dqdtau at
+ * (q, v, tau), in the layout of method.h: T(i, j, k) at [i + nv j + nv^2 k]
+ * = d2 y_i / dx_j dz_k for d2y/dxdz, slab k along the second variable (dM_dq
+ * = d2tau/da dq), q perturbed in the tangent space (slab k taken at
+ * q (+) e_k).  Internal numbering.
+ *
+ * Slab k is a central difference, at the working precision, of the
+ * reference's own complex-step first-order columns (rbdref.c) at the base
+ * point moved by +-d along x_k:
+ *     T(:, :, k) = (J(x (+) d e_k) - J(x (+) -d e_k)) / (2 d),
+ * J = dtau/dq, dtau/dv, M, dqdd/dq, dqdd/dv, M^-1; the mixed tensors
+ * (d2tau_dqdv, d2qdd_dqdv, d2qdd_dqdtau) are these differences along q
+ * transposed in (j, k), exact since d/dq and d/dv (d/dtau) commute.
+ * d = 2^d_log2 (default 2^-(prec/3): 2^-85 at 256 bits), exact in MPFR.
+ * Truncation d^2 J'''/6 and cancellation 2^-prec |J| / d are both
+ * ~2^-(2 prec/3) (1e-51 at 256 bits) times the model's scale ratios; the
+ * complex step's own error is 2^-2prec.  Every value is rounded to double
+ * once, at the end.
+ */
+#ifndef RBDREF_SO_H
+#define RBDREF_SO_H
+
+#include "rbdref.h"
+
+typedef struct {
+    int nv;
+    int has_id, has_fd;
+    double *tau, *qdd;                                   /* [nv] the base point's values     */
+    double *d2tau_dq2, *d2tau_dv2, *d2tau_dqdv, *dM_dq;  /* [nv^3] each, when has_id         */
+    double *d2qdd_dq2, *d2qdd_dv2, *d2qdd_dqdv, *d2qdd_dqdtau; /* [nv^3] each, when has_fd   */
+} rbdref_so_result;
+
+/* Allocates all eight tensors (8 nv^3 doubles), refusing with RBD_ENOMEM and
+ * the size (rbd_check_memory) before allocating when they would not fit. */
+int rbdref_so_result_init(rbdref_so_result *r, int nv);
+void rbdref_so_result_free(rbdref_so_result *r);
+/* The array of that name (tau, qdd, or a tensor named as in method.h); NULL
+ * if unknown or not computed.  *n receives its length (nv or nv^3). */
+double *rbdref_so_result_get(const rbdref_so_result *r, const char *name, size_t *n);
+
+/*
+ * a == NULL skips the ID half, tau == NULL the FD half; v == NULL is zero
+ * velocity.  o == NULL: defaults (256 bits, h = 2^-prec, every CPU).
+ * d_log2 = 0 takes 2^-(prec/3).  Bit-identical for any thread count.
+ */
+int rbdref_so_eval(const rbd_model *m, const double *q, const double *v, const double *a, const double *tau,
+                   const rbdref_opts *o, long d_log2, rbdref_so_result *r);
+
+#endif

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# rbdiff pair (issue 31), small and quick:
+#  - false alarms: two builds of the same commit (the program and a copy of
+#    it, each its own worker process) are paired on 4 methods x 4 models;
+#    at least 95% of the cells must say "same" (no SLOWER, no faster);
+#  - power: rbdiff_test_slow (SLOW_METHOD does 5% more of its own work,
+#    tests/CMakeLists.txt) against rbdiff_test_ref (the same program with
+#    0%): SLOW_METHOD must be SLOWER on every model and no other method
+#    SLOWER, and pair must exit 1;
+#  - bad input is refused with 2 and a message naming it.
+# Timing noise on a shared machine can beat any threshold for a moment, so
+# each timed assertion gets up to three fresh attempts (a broken pair fails
+# all of them).  The full-size measurements are in README.md ("Tracking a
+# regression").
+# Usage: pair.sh RBDIFF RBDIFF_TEST_REF RBDIFF_TEST_SLOW SLOW_METHOD TMPDIR
+set -u
+RBDIFF=$1 REF=$2 SLOW=$3 METHOD=$4 TMP=$5
+rm -rf "$TMP"
+mkdir -p "$TMP"
+fails=0
+cp "$RBDIFF" "$TMP/rbdiff-copy"
+methods="$METHOD,fdsva,rneacr,rnea"
+common=(--methods "$methods" --N 10,30 --bf 1,2 --rounds 18 --batch-ms 3 --warmup-ms 5 --counters no)
+
+verdicts() {  # verdicts CSV METHOD|!METHOD|any VERDICT|any: rows of pair.csv, read by column name
+    python3 - "$@" <<'PY'
+import csv, sys
+path, m, v = sys.argv[1:4]
+try:
+    rows = list(csv.DictReader(open(path)))
+except OSError:
+    rows = []
+def want(r):
+    mm = m == "any" or (r["method"] != m[1:] if m.startswith("!") else r["method"] == m)
+    return mm and (v == "any" or r["verdict"] == v)
+print(sum(1 for r in rows if want(r)))
+PY
+}
+
+attempt() {   # attempt NAME CHECK_FUNCTION
+    for i in 1 2 3; do
+        "$2" "$TMP/$1-$i" && { echo "ok: $1 (attempt $i)"; return 0; }
+        echo "  attempt $i of $1 failed"
+    done
+    echo "FAIL: $1"; fails=$((fails + 1))
+}
+
+same_commit() {
+    "$RBDIFF" pair --build A="$RBDIFF" --build B="$TMP/rbdiff-copy" "${common[@]}" --out "$1" >"$1.out" 2>"$1.err"
+    local st=$?
+    local cells same
+    cells=$(verdicts "$1/pair.csv" any any)
+    same=$(verdicts "$1/pair.csv" any same)
+    echo "  same commit: $same of $cells cells the same, exit $st"
+    [ "$cells" -eq 16 ] && [ $((100 * same)) -ge $((95 * cells)) ] && { [ $st -eq 0 ] || [ "$same" -lt "$cells" ]; } ||
+        { cat "$1.out" "$1.err"; return 1; }
+}
+
+slowed() {
+    "$RBDIFF" pair --build ref="$REF" --build slow="$SLOW" "${common[@]}" --out "$1" >"$1.out" 2>"$1.err"
+    local st=$?
+    local flagged wrong
+    flagged=$(verdicts "$1/pair.csv" "$METHOD" SLOWER)
+    wrong=$(verdicts "$1/pair.csv" "!$METHOD" SLOWER)
+    echo "  slowed $METHOD: flagged on $flagged of 4 models, other methods flagged: $wrong, exit $st"
+    [ "$flagged" -eq 4 ] && [ "$wrong" -eq 0 ] && [ $st -eq 1 ] || { cat "$1.out" "$1.err"; return 1; }
+}
+
+attempt same-commit same_commit
+attempt slowed slowed
+
+refuse() {   # refuse WHAT PATTERN ARGS...
+    local what=$1 pat=$2
+    shift 2
+    "$RBDIFF" pair "$@" >"$TMP/r.out" 2>"$TMP/r.err"
+    local st=$?
+    if [ $st -eq 2 ] && grep -q -- "$pat" "$TMP/r.err" && [ ! -s "$TMP/r.out" ] && [ ! -e "$TMP/nothing" ]; then
+        echo "ok: refused $what"
+    else
+        echo "FAIL: $what: exit $st (want 2), stderr:"; cat "$TMP/r.err"; fails=$((fails + 1))
+    fi
+}
+refuse "one build" "at least two --build" --build A="$RBDIFF" --methods idsva --N 5 --out "$TMP/nothing"
+refuse "a build without =" "want LABEL=PATH" --build "$RBDIFF" --build B="$RBDIFF" --methods idsva --N 5
+refuse "a label twice" "given twice" --build A="$RBDIFF" --build A="$RBDIFF" --methods idsva --N 5
+refuse "a missing program" "nonexistent" --build A="$RBDIFF" --build B="$TMP/nonexistent" --methods idsva --N 5 --out "$TMP/nothing"
+refuse "a program that is no rbdiff" "no worker started" --build A="$RBDIFF" --build B=/bin/true --methods idsva --N 5 --out "$TMP/nothing"
+refuse "an unknown reference" "not a --build label" --build A="$RBDIFF" --build B="$RBDIFF" --reference C --methods idsva --N 5
+refuse "no methods" "methods LIST is required" --build A="$RBDIFF" --build B="$RBDIFF" --N 5
+refuse "a bad model" "autotree" --build A="$RBDIFF" --build B="$RBDIFF" --methods idsva --model autotree:N=0 --out "$TMP/nothing"
+refuse "a bad threshold" "threshold" --build A="$RBDIFF" --build B="$RBDIFF" --methods idsva --N 5 --threshold -1
+
+[ $fails -eq 0 ] && echo "all pair checks passed" || echo "$fails pair checks failed"
+exit $((fails > 0))
