@@ -10,7 +10,8 @@ extern const rbd_method rbd_method_id_fd, rbd_method_id_cs, rbd_method_rneacr, r
 extern const rbd_method rbd_method_fd_fd, rbd_method_fd_cs, rbd_method_abacr, rbd_method_fdcr, rbd_method_fdcr_forces, rbd_method_pin26_fd,
     rbd_method_fdsva_dmm, rbd_method_fdsva_dmm_loop, rbd_method_fdsva_dmm_sparse, rbd_method_fdsva_aza, rbd_method_fdsva_factored, rbd_method_fdsva_1pass,
     rbd_method_fdsva_forces, rbd_method_fdsva;
-extern const rbd_method rbd_method_id2_fd, rbd_method_fd2_fd, rbd_method_idsva_so;
+extern const rbd_method rbd_method_id2_fd, rbd_method_fd2_fd, rbd_method_idsva_so,
+    rbd_method_fdsva_so;
 
 const rbd_method *const rbd_methods[] = {
     &rbd_method_id_fd,
@@ -41,6 +42,7 @@ const rbd_method *const rbd_so_methods[] = {
     &rbd_method_id2_fd,
     &rbd_method_fd2_fd,
     &rbd_method_idsva_so,
+    &rbd_method_fdsva_so,
     NULL
 };
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "testutil.h"
 #include "rbdiff/check.h"
+#include "rbdiff/dynamics.h"
 #include "rbdiff/method.h"
 #include "rbdref_so.h"
 
@@ -52,9 +53,14 @@ static int is_fd(const rbd_method *meth)
     return strstr(meth->name, "-fd") != NULL;
 }
 
-static double bound_of(const rbd_method *meth, int termwise)
+/* A composition through M^-1 (fdsva-so) inherits first-order fdsva's loss
+ * on ill-conditioned models (README.md, "Accuracy on ill-conditioned
+ * chains"): max(1e-9, 1e-12 cond(M)); the multi-dof chain (cond(M) 2.4e4)
+ * reaches 1.85e-8 term-wise, 2.7e-10 normwise. */
+static double bound_of(const rbd_method *meth, int termwise, double cond)
 {
-    return is_fd(meth) ? (termwise ? 1e-2 : 1e-6) : 1e-9;
+    if (is_fd(meth)) return termwise ? 1e-2 : 1e-6;
+    return rbd_output_is_id(meth->output) ? 1e-9 : fmax(1e-9, 1e-12 * cond);
 }
 
 /* Scores every method of the model's kinds at one random state. */
@@ -69,6 +75,9 @@ static void score_model(rbd_model *m, const char *label, uint64_t seed)
     rbdref_so_result ref;
     assert_int_equal(rbdref_so_result_init(&ref, m->nv), 0);
     if (rbdref_so_eval(m, q, v, a, tau, NULL, 0, &ref)) fail_msg("%s: reference: %s", label, rbd_last_error());
+    double rcond = 1;
+    assert_int_equal(rbd_mass_rcond(m, q, &rcond), 0);
+    if (getenv("RBD_SO_VERBOSE")) printf("%s: cond(M) ~ %.3g\n", label, 1 / rcond);
     double *buf = calloc(2 * nv + 4 * n3, sizeof *buf);
     char bad[256] = "";                 /* the first method over its bound; the rest still scored */
     for (int k = 0; rbd_so_methods[k]; k++) {
@@ -101,9 +110,9 @@ static void score_model(rbd_model *m, const char *label, uint64_t seed)
                        "%.6g (max %.3g)\n", label, meth->name, names[t], e, e12, nw, w % nv, w / nv % nv, w / nv / nv,
                        X[w], R[w], mx);
             }
-            if (!(e < bound_of(meth, 1) && nw < bound_of(meth, 0)) && !*bad)
+            if (!(e < bound_of(meth, 1, 1 / rcond) && nw < bound_of(meth, 0, 1 / rcond)) && !*bad)
                 snprintf(bad, sizeof bad, "%s: %s %s rms_rel %.3g normwise %.3g (bounds %.0e, %.0e)", label, meth->name,
-                         names[t], e, nw, bound_of(meth, 1), bound_of(meth, 0));
+                         names[t], e, nw, bound_of(meth, 1, 1 / rcond), bound_of(meth, 0, 1 / rcond));
         }
     }
     free(buf);

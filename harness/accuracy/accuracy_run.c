@@ -6,15 +6,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include "accuracy.h"
+#include "rbdref_so.h"
 #include "accuracy/accuracy_run.h"
 #include "rbdiff/dynamics.h"
 
 static const char *const id_outputs[] = { "tau", "dtau_dq", "dtau_dv", NULL };
 static const char *const fd_outputs[] = { "qdd", "dqdd_dq", "dqdd_dv", "dqdd_dtau", NULL };
+/* second order: the vector and the four tensors (method.h), scored against
+ * the second-order reference (reference/ref_so.c) */
+static const char *const id2_outputs[] = { "tau", "d2tau_dq2", "d2tau_dv2", "d2tau_dqdv", "dM_dq", NULL };
+static const char *const fd2_outputs[] = { "qdd", "d2qdd_dq2", "d2qdd_dv2", "d2qdd_dqdv", "d2qdd_dqdtau", NULL };
+
+static int is_so(const bench_target *t)
+{
+    return t->method && rbd_output_order(t->method->output) == 2;
+}
 
 const char *const *audit_outputs(const bench_target *t)
 {
     static const char *const base_out[][2] = { { "tau", NULL }, { "M", NULL }, { "qdd", NULL }, { "Minv", NULL } };
+    if (is_so(t)) return t->method->output == RBD_ID_SO_DERIVS ? id2_outputs : fd2_outputs;
     if (t->method) return t->method->output == RBD_ID_DERIVS ? id_outputs : fd_outputs;
     if (!t->base) return base_out[0] + 1;   /* the roofline dgemm: nothing to audit */
     for (int k = 0; k < 4; k++)
@@ -68,8 +79,10 @@ typedef struct {
 static int target_init(const bench_target *t, const rbd_model *m, target_ws *w)
 {
     memset(w, 0, sizeof *w);
-    size_t nv = (size_t)m->nv, nn = nv * nv;
-    w->len = 2 * nv + 6 * nn;
+    size_t nv = (size_t)m->nv, nn = nv * nv, n3 = is_so(t) ? nn * nv : 0;
+    int rc;
+    if (n3 && (rc = rbd_so_check_size(m, t->name, NULL))) return rc;
+    w->len = 2 * nv + 6 * nn + 4 * n3;
     if (!(w->buf = malloc(sizeof(double) * w->len))) return rbd_fail(RBD_ENOMEM, "out of memory");
     w->d.tau = w->buf;
     w->d.qdd = w->buf + nv;
@@ -79,6 +92,13 @@ static int target_init(const bench_target *t, const rbd_model *m, target_ws *w)
     w->d.dqdd_dv = w->d.dqdd_dq + nn;
     w->d.dqdd_dtau = w->d.dqdd_dv + nn;
     w->base_out = w->d.dqdd_dtau + nn;
+    if (n3) {           /* after the base output's nn: ID and FD kinds share the four tensors */
+        double *T = w->base_out + nn;
+        w->d.d2tau_dq2 = w->d.d2qdd_dq2 = T;
+        w->d.d2tau_dv2 = w->d.d2qdd_dv2 = T + n3;
+        w->d.d2tau_dqdv = w->d.d2qdd_dqdv = T + 2 * n3;
+        w->d.dM_dq = w->d.d2qdd_dqdtau = T + 3 * n3;
+    }
     if (t->base) {
         if (!(w->data = rbd_data_new(m))) return rbd_fail(RBD_ENOMEM, "out of memory");
         return RBD_OK;
@@ -89,7 +109,7 @@ static int target_init(const bench_target *t, const rbd_model *m, target_ws *w)
      * dgemm round differently, and an audit must repeat bit for bit (the
      * shards of a sweep each run it; their figures must agree) */
     o.fdsva_dmm_rule = 1;
-    int rc = t->method->init(m, &o, &w->ws);
+    rc = t->method->init(m, &o, &w->ws);
     if (rc) w->ws = NULL;
     return rc;
 }
@@ -120,6 +140,13 @@ static const double *target_output(const bench_target *t, const target_ws *w, co
     if (!strcmp(name, "qdd")) return w->d.qdd;
     if (!strcmp(name, "dqdd_dq")) return w->d.dqdd_dq;
     if (!strcmp(name, "dqdd_dv")) return w->d.dqdd_dv;
+    if (is_so(t)) {
+        const char *const *names = rbd_so_output_names(t->method->output);
+        double *p[1 + RBD_SO_NTENSORS];
+        rbd_so_output_ptrs(t->method->output, &w->d, p);
+        for (int k = 1; k <= RBD_SO_NTENSORS; k++)
+            if (!strcmp(name, names[k])) return p[k];
+    }
     return w->d.dqdd_dtau;
 }
 
@@ -151,12 +178,29 @@ typedef struct {
     int S, nq, nv;
     double *q, *v, *a, *tau;    /* [S * nq], [S * nv] ... */
     rbdref_result *ref;         /* [S] */
+    rbdref_so_result *so;       /* [S], when a second-order method is audited */
 } state_set;
 
 static void states_free(state_set *s)
 {
     for (int k = 0; s->ref && k < s->S; k++) rbdref_result_free(&s->ref[k]);
-    free(s->ref); free(s->q); free(s->v); free(s->a); free(s->tau);
+    for (int k = 0; s->so && k < s->S; k++) rbdref_so_result_free(&s->so[k]);
+    free(s->ref); free(s->so); free(s->q); free(s->v); free(s->a); free(s->tau);
+}
+
+/* The second-order references of every state (not cached: reference/README.md). */
+static int states_make_so(const rbd_model *m, const audit_opts *o, volatile sig_atomic_t *stop, state_set *s)
+{
+    size_t nq = (size_t)m->nq, nv = (size_t)m->nv;
+    if (!(s->so = calloc((size_t)s->S, sizeof *s->so))) return rbd_fail(RBD_ENOMEM, "out of memory");
+    for (size_t k = 0; k < (size_t)s->S; k++) {
+        if (stop && *stop) return 1;
+        int rc = rbdref_so_result_init(&s->so[k], m->nv);
+        if (!rc) rc = rbdref_so_eval(m, s->q + k * nq, s->v + k * nv, s->a + k * nv, s->tau + k * nv, &o->ref, 0,
+                                     &s->so[k]);
+        if (rc) return rc;
+    }
+    return RBD_OK;
 }
 
 static int states_make(const rbd_model *m, const audit_opts *o, const audit_sink *sink,
@@ -219,10 +263,13 @@ static int audit_target(const bench_target *t, const rbd_model *m, const char *s
         }
         for (int j = 0; j < nout && !rc; j++) {
             int rows, cols;
+            size_t n = 0;
             const double *R = rbdref_result_get(&s->ref[k], outs[j], &rows, &cols);
+            if (R) n = (size_t)rows * (size_t)cols;
+            else if (s->so) R = rbdref_so_result_get(&s->so[k], outs[j], &n);
             if (!R) { rc = rbd_fail(RBD_EINVAL, "reference has no output '%s'", outs[j]); break; }
             rbd_accuracy a;
-            rc = rbd_accuracy_eval(target_output(t, &w, outs[j]), R, (size_t)rows * (size_t)cols, &a);
+            rc = rbd_accuracy_eval(target_output(t, &w, outs[j]), R, n, &a);
             if (!rc) worst_of(&worst[j], &a, k == 0);
         }
     }
@@ -292,7 +339,10 @@ int audit_model(const rbd_model *m, const char *spec, double bf, const bench_tar
     int cond_todo = sink->emit_cond && !(sink->have_cond && sink->have_cond(sink->ctx));
     if (!todo && !cond_todo) return RBD_OK;
     state_set s;
-    int rc = states_make(m, o, sink, stop, &s, cache_failed);
+    int rc = states_make(m, o, sink, stop, &s, cache_failed), need_so = 0;
+    for (int i = 0; i < ntg; i++)
+        need_so |= is_so(&tg[i]) && !rbd_method_supports(tg[i].method, m) && target_missing(&tg[i], sink);
+    if (!rc && need_so) rc = states_make_so(m, o, stop, &s);
     if (!rc && cond_todo) rc = emit_cond(m, spec, bf, &s, sink);
     for (int i = 0; i < ntg && !rc; i++) {
         if (stop && *stop) { rc = 1; break; }

@@ -1,4 +1,5 @@
 /* The results directory's lock (lock.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -58,6 +59,25 @@ static int holder_dead(const char *text)
     return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
+/* What a writer killed mid-file leaves: atomic_write's NAME.tmpXXXXXX,
+ * pack's NAME.tmp, results_prepare_dir's probe.  The lock's holder is the
+ * only writer, so any such file is a dead one's and goes. */
+static void remove_leftovers(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *n = e->d_name, *t = strstr(n, ".tmp");
+        size_t rest = t ? strlen(t + 4) : 0;
+        if (!(t && (rest == 0 || rest == 6)) && strncmp(n, ".rbdiff-probe", 13)) continue;
+        char p[4400];
+        snprintf(p, sizeof p, "%s/%s", dir, n);
+        if (unlink(p) == 0) fprintf(stderr, "rbdiff: %s: removed %s, left by an interrupted writer\n", dir, n);
+    }
+    closedir(d);
+}
+
 int results_lock_take(results_lock *lk, const char *dir, const char *cmdline)
 {
     memset(lk, 0, sizeof *lk);
@@ -100,6 +120,7 @@ int results_lock_take(results_lock *lk, const char *dir, const char *cmdline)
         lk->fd = fd;
         int rc = write_holder(fd, dir, cmdline);
         if (rc) results_lock_release(lk, 1);
+        else remove_leftovers(dir);
         return rc;
     }
     int rc = rbd_fail(RBD_EIO, "%s: the lock file keeps being replaced", lk->path);

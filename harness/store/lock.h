@@ -6,7 +6,9 @@
  * including kill -9, so a lock is never held by a dead process.  The file's
  * text names the holder (pid, host, command, start); a second writer is
  * refused at once with that text.  A file left by a killed holder (the
- * lock free, the text still there) is taken over with a message.
+ * lock free, the text still there) is taken over with a message, and the
+ * temporary files a killed writer leaves (NAME.tmp, NAME.tmpXXXXXX) are
+ * removed by the next one.
  */
 #ifndef RBD_LOCK_H
 #define RBD_LOCK_H

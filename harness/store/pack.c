@@ -11,6 +11,7 @@
 #include "store/lock.h"
 #include "store/meta.h"
 #include "store/pack.h"
+#include "store/pack_readme.h"
 #include "store/results.h"
 
 #define GZ_SUFFIX ".gz"
@@ -154,6 +155,9 @@ static int pack_one(const char *dir)
     }
     if (!rc && exists(dir, "benchmarks.json", path, sizeof path)) unlink(path);
     if (!rc) rc = pack_plots(dir);
+    /* a set's README; not in a set within a set (OUT/clang, the second build) */
+    snprintf(path, sizeof path, "%s/../meta.json", dir);
+    if (!rc && access(path, F_OK) != 0) rc = pack_write_readme(dir);
     return rc;
 }
 

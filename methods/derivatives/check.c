@@ -12,6 +12,9 @@ static int check_vec(const rbd_model *m, const char *who, const char *name, cons
     for (int k = 0; k < n; k++)
         if (!isfinite(x[k]))
             return rbd_fail(RBD_ENONFINITE, "%s: input %s[%d] = %g is not finite", who, name, user[k], x[k]);
+        else if (fabs(x[k]) > RBD_STATE_MAX)
+            return rbd_fail(RBD_EINVAL, "%s: input %s[%d] = %g is beyond %g: the dynamics would overflow", who, name,
+                            user[k], x[k], RBD_STATE_MAX);
     (void)m;
     return RBD_OK;
 }

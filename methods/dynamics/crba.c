@@ -203,7 +203,7 @@ int rbd_crba(const rbd_model *m, rbd_data *d, const double *q, double *M)
     for (int k = 0; k < 6; k++) F[k] = d->Fs + k * (size_t)nv;
     for (int j = nb - 1; j >= 0; j--) {
         const int w0 = m->idx_v[j], n = m->nv_of[j], a = axis_of(m, j);
-        const int ve = m->subtree_end[j] < nb ? m->idx_v[m->subtree_end[j]] : nv;
+        const int ve = m->subtree_end_v[j];
         for (int l = 0; l < n; l++) {
             double f[6];
             if (a >= 0) {                       /* Ic e_a = [Ib(:, a); -h x e_a] */

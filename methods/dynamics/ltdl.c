@@ -7,14 +7,6 @@
  */
 #include "rbdiff/dynamics.h"
 
-/* First dof after dof k's subtree: k's descendants are the contiguous range
- * (k, end) in depth-first numbering. */
-static int dof_subtree_end(const rbd_model *m, int k)
-{
-    int e = m->subtree_end[m->dof_body[k]];
-    return e < m->nb ? m->idx_v[e] : m->nv;
-}
-
 int rbd_ltdl(const rbd_model *m, double *H)
 {
     if (!m || !H) return rbd_fail(RBD_EINVAL, "rbd_ltdl: null argument");
@@ -31,7 +23,7 @@ int rbd_ltdl(const rbd_model *m, double *H)
          * needs the original M_kk = D_k + sum_{k' desc. of k} L_k'k^2 D_k'. */
         if (!(Dk > RBD_PIVOT_RTOL * dmax)) {
             double scale = Dk;
-            for (int kk = k + 1, e = dof_subtree_end(m, k); kk < e; kk++) {
+            for (int kk = k + 1, e = m->subtree_end_v[m->dof_body[k]]; kk < e; kk++) {
                 double l = H[k + (size_t)n * kk];
                 scale += l * l * H[kk + (size_t)n * kk];
             }

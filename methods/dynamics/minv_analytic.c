@@ -187,7 +187,7 @@ void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *Minv)
     /* backward pass: Minv(i, subtree(i)) = D^-1 (e_i - 0S^T F); F(:, subtree(i)) += 0U_i Minv(i, .) */
     for (int i = nb - 1; i >= 0; i--) {
         const int v0 = m->idx_v[i], n = m->nv_of[i];
-        const int ve = m->subtree_end[i] < nb ? m->idx_v[m->subtree_end[i]] : nv;
+        const int ve = m->subtree_end_v[i];
         const double *Dinv = d->Dinv + 36 * i;
         const double (*U)[6] = (const double (*)[6])d->UG + v0;
         for (int r = 0; r < n; r++) {
@@ -209,7 +209,7 @@ void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *Minv)
     /* forward pass: Minv(i, j >= i) -= D^-1 0U^T A_lambda(i); A_i = A_lambda(i) + 0S_i Minv(i, .) */
     for (int i = 0; i < nb; i++) {
         const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
-        const int ve = m->subtree_end[i] < nb ? m->idx_v[m->subtree_end[i]] : nv;
+        const int ve = m->subtree_end_v[i];
         const int leaf = m->subtree_end[i] == i + 1;
         double *A[6], *Ap[6];
         for (int k = 0; k < 6; k++) {

@@ -11,6 +11,13 @@
  * RBD_INERTIA_FLOOR times the largest body scale of the model. */
 #define RBD_INERTIA_RTOL 1e-6
 #define RBD_INERTIA_FLOOR 1e-9
+/* The largest scale a body may have about the root, m (R + |c|)^2 +
+ * tr(Ic) with R its joint's distance from the root along the tree, and
+ * (R + |c|)^2 itself: the dynamics sums such terms over the bodies and
+ * multiplies them by squared velocities (RBD_STATE_MAX each), so 1e150
+ * keeps every product below DBL_MAX (1.8e308).  A larger one is no robot,
+ * and would come out as inf or nan in the outputs. */
+#define RBD_SCALE_MAX 1e150
 
 /* Eigenvalues lam (ascending) and eigenvectors (columns of V, row-major) of
  * the symmetric 3x3 A, by cyclic Jacobi rotations. */

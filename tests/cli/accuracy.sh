@@ -63,5 +63,16 @@ expect 2 "robots: 'ur5:floating': unknown model option 'floating' after the robo
 expect 2 "tests/models/nosuchbot.urdf" "$TMP/b4" "$RBDIFF" accuracy --robots nosuchbot --out "$TMP/b4"
 expect 2 "--accuracy-N: accuracy_N: 0 is out of range" "$TMP/b5" "$RBDIFF" sweep --accuracy-N 0 --out "$TMP/b5"
 
+# second-order methods: scored against the second-order reference, tensor by tensor
+"$RBDIFF" accuracy --N 4 --bf 2 --methods idsva-so,fdsva-so,fd2-fd --base no --states 1 --cache "$TMP/cache" \
+    -o "$TMP/so" >"$TMP/out" 2>"$TMP/err" || { fail "accuracy of second-order methods"; cat "$TMP/err"; }
+so=$TMP/so/accuracy.csv
+[ "$(grep -c '^idsva-so,' "$so")" = 5 ] || { fail "want 5 idsva-so rows (tau and 4 tensors)"; cat "$so"; }
+[ "$(grep -c '^fdsva-so,d2qdd_dqdtau,' "$so")" = 1 ] || fail "no fdsva-so d2qdd_dqdtau row"
+awk -F, 'NR > 1 && ($1 == "idsva-so" || $1 == "fdsva-so") { n++; if (!($(NF - 3) < 1e-11)) bad = 1 } END { exit bad || n != 10 }' \
+    "$so" || { fail "idsva-so/fdsva-so rms_rel >= 1e-11"; cat "$so"; }
+awk -F, 'NR > 1 && $1 == "fd2-fd" && $2 != "qdd" && $2 != "d2qdd_dv2" { if ($(NF - 1) < 1e-13 || $(NF - 1) > 1e-6) bad = 1 } END { exit bad }' \
+    "$so" || { fail "fd2-fd normwise not in (1e-13, 1e-6): the audit would not see a difference method's error"; cat "$so"; }
 [ "$fails" -eq 0 ] && echo "accuracy checks passed"
+
 [ "$fails" -eq 0 ]

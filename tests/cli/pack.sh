@@ -28,6 +28,13 @@ cp -r "$TMP/a" "$TMP/orig"
 [ -e "$TMP/a/plots/times_all.png" ] && [ ! -e "$TMP/a/plots/times_all.svg" ] || fail "a small multiple kept as SVG, not PNG"
 cmp -s "$TMP/a/timings.csv" "$TMP/orig/timings.csv" || fail "pack changed timings.csv"
 cmp -s "$TMP/a/tables.md" "$TMP/orig/tables.md" || fail "pack changed tables.md"
+# a set without a README gets one from its meta.json; one with a README keeps it
+grep -qF "$(sed -n 's/.*"command_line": "\([^"]*\)".*/\1/p' "$TMP/a/meta.json" | head -1)" "$TMP/a/README.md" 2>/dev/null ||
+    fail "pack wrote no README.md naming the set's command line"
+grep -q '^| \[timings.csv\](timings.csv) |' "$TMP/a/README.md" || fail "the README does not list timings.csv"
+echo "why this set was made" >"$TMP/a/README.md"
+"$RBDIFF" pack "$TMP/a" 2>"$TMP/err" || fail "pack again: $(cat "$TMP/err")"
+[ "$(cat "$TMP/a/README.md")" = "why this set was made" ] || fail "pack replaced a set's own README"
 
 # readers of the packed set: compare (rank test on the samples) and merge
 "$RBDIFF" compare "$TMP/orig" "$TMP/a" --threshold 1000 >"$TMP/cmp" 2>&1 || fail "compare plain vs packed: $(tail -3 "$TMP/cmp")"

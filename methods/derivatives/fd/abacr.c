@@ -31,6 +31,7 @@
 #define SP(name) sp_##name
 #define SPT(name) sp_##name
 #include "dynamics/aba_tpl.h"
+#include "derivatives/vec.h"
 
 typedef double vec6[6];
 enum { SEED_Q, SEED_V, SEED_TAU };
@@ -87,11 +88,6 @@ static int ab_init(const rbd_model *m, const rbd_options *o, void **out)
     return RBD_OK;
 }
 
-static inline double dot6(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
-}
-
 /* The ABA quantities the tangent passes need beyond rbd_data. */
 static void prepare(ab_ws *w, const double *qd)
 {
@@ -119,7 +115,7 @@ static void prepare(ab_ws *w, const double *qd)
         if (p >= 0) sp_xform_motion(&d->Xup[k], d->a[p], w->ap[k]);
         else sp_xform_motion(&d->Xup[k], m->a0, w->ap[k]);
         for (int r = 0; r < 6; r++) w->apre[k][r] = w->ap[k][r] + d->c[k][r];
-        for (int l = 0; l < n; l++) w->y0[v0 + l] = d->u[v0 + l] - dot6(d->U[v0 + l], w->apre[k]);
+        for (int l = 0; l < n; l++) w->y0[v0 + l] = d->u[v0 + l] - rbd_dot6(d->U[v0 + l], w->apre[k]);
     }
 }
 
@@ -152,7 +148,7 @@ static void joint_du(ab_ws *w, int k, int kind, int j)
 {
     const rbd_model *m = w->m;
     const int v0 = m->idx_v[k];
-    for (int l = 0; l < m->nv_of[k]; l++) w->du[v0 + l] = -dot6(m->S + 6 * (v0 + l), w->dpA[k]);
+    for (int l = 0; l < m->nv_of[k]; l++) w->du[v0 + l] = -rbd_dot6(m->S + 6 * (v0 + l), w->dpA[k]);
     if (kind == SEED_TAU && j >= v0 && j < v0 + m->nv_of[k]) w->du[j] += 1;
 }
 
@@ -172,7 +168,7 @@ static void ancestor_inertia(ab_ws *w, int k, double dIa[36], double dpa[6])
             w->dU[v0 + l][r] = s;
         }
     for (int a = 0; a < n; a++)
-        for (int l = 0; l < n; l++) dD[n * a + l] = dot6(S + 6 * a, w->dU[v0 + l]);
+        for (int l = 0; l < n; l++) dD[n * a + l] = rbd_dot6(S + 6 * a, w->dU[v0 + l]);
     for (int a = 0; a < n; a++)                 /* d D^-1 = -D^-1 d D D^-1 */
         for (int l = 0; l < n; l++) {
             double s = 0;
@@ -214,32 +210,14 @@ static void ancestor_inertia(ab_ws *w, int k, double dIa[36], double dpa[6])
     }
 }
 
-/* Column j of the derivative w.r.t. the seed (kind, j) into col. */
-static void tangent_column(ab_ws *w, int kind, int j, double *col)
+/* Pass 2 of the seed's subtree (a tau seed: its body b alone), leaves
+ * first: d pa of each body carried to its parent, and at b the terms of
+ * d Xup (a q seed) that reach the ancestors. */
+static void pass2_subtree(ab_ws *w, int kind, int j, int b, int e)
 {
     const rbd_model *m = w->m;
     const rbd_data *d = w->d;
-    const int b = m->dof_body[j], e = m->subtree_end[b];
     const double *Sj = m->S + 6 * j;
-    if (++w->stamp == 0) {                      /* wrapped: forget every mark */
-        memset(w->aff, 0, sizeof(unsigned) * (size_t)m->nb);
-        memset(w->hasU, 0, sizeof(unsigned) * (size_t)m->nb);
-        memset(w->nz, 0, sizeof(unsigned) * (size_t)m->nb);
-        w->stamp = 1;
-    }
-    const unsigned st = w->stamp;
-    /* pass 1 */
-    if (kind == SEED_TAU) {
-        memset(w->dpA[b], 0, sizeof(vec6));
-        memset(w->dc[b], 0, sizeof(vec6));
-        w->aff[b] = st;
-    } else {
-        for (int k = b; k < e; k++) {
-            pass1(w, kind, k, b, Sj);
-            w->aff[k] = st;
-        }
-    }
-    /* pass 2, the seed's subtree (a tau seed: b alone) */
     for (int k = kind == SEED_TAU ? b : e - 1; k >= b; k--) {
         const int v0 = m->idx_v[k], n = m->nv_of[k], p = m->parent[k];
         joint_du(w, k, kind, j);
@@ -274,7 +252,15 @@ static void tangent_column(ab_ws *w, int kind, int j, double *col)
             sp_sym6_to_parent(&d->Xup[k], B, w->dIA[p]);
         }
     }
-    /* pass 2, the ancestors of b */
+}
+
+/* Pass 2 of the ancestors of b, up to the root: their d u, and with a q
+ * seed their d IA (ancestor_inertia), carried to each parent. */
+static void pass2_ancestors(ab_ws *w, int kind, int j, int b)
+{
+    const rbd_model *m = w->m;
+    const rbd_data *d = w->d;
+    const unsigned st = w->stamp;
     for (int k = m->parent[b]; k >= 0; k = m->parent[k]) {
         const int v0 = m->idx_v[k], n = m->nv_of[k], p = m->parent[k];
         w->aff[k] = st;
@@ -297,7 +283,16 @@ static void tangent_column(ab_ws *w, int kind, int j, double *col)
             sp_sym6_to_parent(&d->Xup[k], dIa, w->dIA[p]);
         }
     }
-    /* pass 3 */
+}
+
+/* Pass 3, root to leaves: d a and d qdd of every body the seed reaches
+ * (zero elsewhere) into col. */
+static void pass3(ab_ws *w, int kind, int j, int b, double *col)
+{
+    const rbd_model *m = w->m;
+    const rbd_data *d = w->d;
+    const double *Sj = m->S + 6 * j;
+    const unsigned st = w->stamp;
     for (int k = 0; k < m->nb; k++) {
         const int v0 = m->idx_v[k], n = m->nv_of[k], p = m->parent[k];
         const int have = p >= 0 && w->nz[p] == st, isaff = w->aff[k] == st, seed = kind == SEED_Q && k == b;
@@ -316,8 +311,8 @@ static void tangent_column(ab_ws *w, int kind, int j, double *col)
             for (int r = 0; r < 6; r++) da[r] += w->dc[k][r];
         const int hU = w->hasU[k] == st;
         for (int l = 0; l < n; l++) {
-            double s = (isaff ? w->du[v0 + l] : 0) - dot6(d->U[v0 + l], da);
-            if (hU) s -= dot6(w->dU[v0 + l], w->apre[k]);
+            double s = (isaff ? w->du[v0 + l] : 0) - rbd_dot6(d->U[v0 + l], da);
+            if (hU) s -= rbd_dot6(w->dU[v0 + l], w->apre[k]);
             y[l] = s;
         }
         const double *Dinv = d->Dinv + 36 * k, *dDinv = w->dDinv + 36 * k;
@@ -330,6 +325,36 @@ static void tangent_column(ab_ws *w, int kind, int j, double *col)
             for (int r = 0; r < 6; r++) da[r] += m->S[6 * (v0 + l) + r] * col[v0 + l];
         w->nz[k] = st;
     }
+}
+
+/* Column j of the derivative w.r.t. the seed (kind, j) into col: pass 1
+ * over the seed's subtree, then passes 2 and 3. */
+static void tangent_column(ab_ws *w, int kind, int j, double *col)
+{
+    const rbd_model *m = w->m;
+    const int b = m->dof_body[j], e = m->subtree_end[b];
+    const double *Sj = m->S + 6 * j;
+    if (++w->stamp == 0) {                      /* wrapped: forget every mark */
+        memset(w->aff, 0, sizeof(unsigned) * (size_t)m->nb);
+        memset(w->hasU, 0, sizeof(unsigned) * (size_t)m->nb);
+        memset(w->nz, 0, sizeof(unsigned) * (size_t)m->nb);
+        w->stamp = 1;
+    }
+    const unsigned st = w->stamp;
+    /* pass 1 */
+    if (kind == SEED_TAU) {
+        memset(w->dpA[b], 0, sizeof(vec6));
+        memset(w->dc[b], 0, sizeof(vec6));
+        w->aff[b] = st;
+    } else {
+        for (int k = b; k < e; k++) {
+            pass1(w, kind, k, b, Sj);
+            w->aff[k] = st;
+        }
+    }
+    pass2_subtree(w, kind, j, b, e);
+    pass2_ancestors(w, kind, j, b);
+    pass3(w, kind, j, b, col);
 }
 
 static int ab_eval(void *p, const rbd_state *x, rbd_derivs *out)

@@ -9,8 +9,9 @@
  *              a_i = a'_i + S_i qdd_i.
  * Columns go AZA_K at a time: every 6-vector becomes a 6 x AZA_K block whose
  * rows are contiguous, so each step is a loop over the block's columns that
- * the compiler vectorises (AZA_K = 4, 8, 16 measured alike with AVX2 at
- * N = 100; 8 kept).
+ * the compiler vectorises (AZA_K = 8: one AVX-512 register or two AVX2
+ * ones per row; 4 and 16 timed alike, methods/README.md, "Figures that
+ * were code comments").
  * Revolute joints about z take the S = e_z shortcut.
  */
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "model/arena.h"
 #include "derivatives/fd/fd_compose.h"
 #include "derivatives/id/id_ground.h"
+#include "derivatives/vec.h"
 
 #ifndef AZA_K
 #define AZA_K 8
@@ -209,7 +211,7 @@ void rbd_aza_solve_forces(const rbd_model *m, const rbd_data *d, rbd_aza *z, con
             for (int c = 0; c < AZA_K; c++) z->B[j][c] = 0;
         for (int c = 0; c < kc; c++) {
             const int col = c0 + c, b = m->dof_body[col], p = m->parent[b];
-            const int e = m->subtree_end[b] < m->nb ? m->idx_v[m->subtree_end[b]] : nv;
+            const int e = m->subtree_end_v[b];
             const double *g = G + ld * (size_t)col;
             for (int j = m->idx_v[b]; j < e; j++) z->B[j][c] = g[j];      /* b's subtree rows */
             if (p < 0) continue;
@@ -223,11 +225,6 @@ void rbd_aza_solve_forces(const rbd_model *m, const rbd_data *d, rbd_aza *z, con
     }
 }
 
-static inline double dot6(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
-}
-
 void rbd_aza_solve_tvecs(const rbd_model *m, const rbd_data *d, rbd_aza *z, const rbd_idg *g,
                          const rbd_idg_tv *R, double *Xq, double *Xv)
 {
@@ -239,10 +236,10 @@ void rbd_aza_solve_tvecs(const rbd_model *m, const rbd_data *d, rbd_aza *z, cons
             for (int c = 0; c < AZA_K; c++) z->B[j][c] = 0;
         for (int c = 0; c < kc; c++) {
             const int v = c0 + c >= nv, col = c0 + c - (v ? nv : 0), b = m->dof_body[col], p = m->parent[b];
-            const int e = m->subtree_end[b] < m->nb ? m->idx_v[m->subtree_end[b]] : nv;
+            const int e = m->subtree_end_v[b];
             /* subtree rows: t4_j^T Psi_dot_c + t1_j^T Psi_ddot_c, or t4_j^T S_c + t1_j^T (S_dot + Psi_dot)_c */
             const double *a = v ? g->S[col] : g->Pd[col], *bb = v ? g->SdPd[col] : g->Pdd[col];
-            for (int j = m->idx_v[b]; j < e; j++) z->B[j][c] = dot6(R[j].t4, a) + dot6(R[j].t1, bb);
+            for (int j = m->idx_v[b]; j < e; j++) z->B[j][c] = rbd_dot6(R[j].t4, a) + rbd_dot6(R[j].t1, bb);
             if (p < 0) continue;
             /* ancestor rows S_k^T t3_c (S_k^T t2_c): t as a force on p, in p's frame */
             double f[6];

@@ -86,7 +86,7 @@ int rbd_dmm_rows_init(const rbd_model *m, rbd_dmm_rows *r)
             if (t >= 0) { a0 = m->idx_v[path[t]]; a1 = a0 + m->nv_of[path[t]]; }
             else {                          /* b's own dofs and its subtree */
                 a0 = m->idx_v[b];
-                a1 = m->subtree_end[b] < m->nb ? m->idx_v[m->subtree_end[b]] : m->nv;
+                a1 = m->subtree_end_v[b];
             }
             if (a0 == hi) { hi = a1; continue; }
             if (lo >= 0) { r->run[2 * nr] = lo; r->run[2 * nr + 1] = hi; nr++; }

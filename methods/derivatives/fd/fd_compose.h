@@ -20,9 +20,9 @@
  *    in (rbd_aza_solve_tvecs, rbd_aza_solve_forces): no explicit M^-1 and
  *    no generalised forces that M^-1 would cancel, for accuracy where M is
  *    ill-conditioned (methods/README.md).
- * fdcr, pin26-fd and the fdsva-* methods differ only in the inner ID method
- * and in that combination step (fd_compose.c), so their timings compare
- * those parts alone.
+ * fdcr, pin26-fd and the fdsva-* methods differ only in the inner ID method,
+ * the passes and that product (a recipe, fd_compose.c), so their timings
+ * compare those parts alone.
  */
 #ifndef RBD_FD_COMPOSE_H
 #define RBD_FD_COMPOSE_H
@@ -40,26 +40,31 @@
 #define RBD_FDSVA_CROSSOVER_DEFAULT 30
 
 /* Below it fdsva times the sparse DMM and dgemm at init and keeps the
- * faster, as which wins depends on the machine (fd_compose.c,
- * fdsva_measure); with rbd_options.fdsva_dmm_rule it takes the sparse DMM
- * from this many dofs and dgemm below (methods/README.md, "fdsva's DMM"). */
+ * faster, as which wins depends on the machine (fdsva_switch.c); with
+ * rbd_options.fdsva_dmm_rule it takes the sparse DMM from this many dofs
+ * and dgemm below (methods/README.md, "fdsva's DMM below the crossover"). */
 #define RBD_FDSVA_SPARSE_MIN 6
 
+/* The product that forms -M^-1 dID/du (fd_compose.c's products). */
 typedef enum {
     RBD_COMBINE_DMM_BLAS,       /* cblas_dgemm                               */
     RBD_COMBINE_DMM_LOOP,       /* plain column-by-column loop               */
     RBD_COMBINE_DMM_SPARSE,     /* loop over the non-zero rows of dID/du only */
     RBD_COMBINE_AZA,            /* eq. (34) on blocks of columns             */
     RBD_COMBINE_FACTORED,       /* M^-1 times IDSVA's factors (fd_factored.c) */
-    RBD_COMBINE_AZA_FORCES,     /* AZA, each column's ancestor rows as a force (aza.c) */
+    RBD_COMBINE_AZA_FORCES,     /* AZA, each column's ancestor rows as a force (aza.c): on
+                                 * IDSVA's t-vectors, or on RNEACR's parent forces */
     RBD_COMBINE_SWITCH          /* fdsva: sparse DMM or dgemm below the crossover, else factored */
 } rbd_combine;
 
-/* How qdd0, M^-1 and the ID method's forward pass share their work. */
+/* The passes that give qdd0, M^-1 and dID/du or its factors (fd_compose.c's
+ * body_passes, shared_passes, ground_passes); the shared and ground ones
+ * need the analytic M^-1 and a ground-frame inner method, and fall back to
+ * the body passes otherwise. */
 typedef enum {
-    RBD_PASS_SEPARATE,          /* ABA, M^-1 and the ID method each their own passes           */
-    RBD_PASS_SHARED,            /* ABA, then the ID forward pass with its cos, sin of q        */
-    RBD_PASS_GROUND             /* the ID forward pass alone, with ABA in it (fd_ground.c)     */
+    RBD_PASS_SEPARATE,          /* ABA (body frames), the ID method, M^-1: each their own      */
+    RBD_PASS_SHARED,            /* ABA, the ID forward pass on ABA's cos, sin, M^-1 from ABA   */
+    RBD_PASS_GROUND             /* the ID forward pass alone, qdd0 and M^-1 from it (fd_ground.c) */
 } rbd_fd_pass;
 
 struct rbd_idg_backend_s;
@@ -94,6 +99,9 @@ typedef struct {
 } rbd_dmm_rows;
 
 int rbd_dmm_rows_init(const rbd_model *m, rbd_dmm_rows *r);
+/* fdsva's product on m (RBD_COMBINE_SWITCH; fdsva_switch.c): factored from
+ * the crossover, else the sparse DMM or dgemm, measured or by the rule. */
+rbd_combine rbd_fdsva_switch(const rbd_model *m, const rbd_options *o, const rbd_dmm_rows *rows);
 void rbd_dmm_rows_fini(rbd_dmm_rows *r);
 /* Xq = -Minv Gq and Xv = -Minv Gv for dID/dq and dID/dqd (the same rows can be non-zero). */
 void rbd_dmm_sparse(const rbd_model *m, const rbd_dmm_rows *r, const double *Minv, const double *Gq, const double *Gv,

@@ -5,9 +5,9 @@
  *   fdsva-dmm-loop    DMM by a plain loop (no BLAS)
  *   fdsva-dmm-sparse  the plain loop skipping dID/du's structural zeros
  *   fdsva-aza         AZA, eq. (34), on blocks of columns: a solve with
- *                     ABA's factors instead of the explicit M^-1 (30x
- *                     more accurate on the skewed chain of 100;
- *                     methods/README.md, "The FD compositions on
+ *                     ABA's factors instead of the explicit M^-1, whose
+ *                     rounding M^-1 dID/du would amplify on ill-conditioned
+ *                     chains (methods/README.md, "The FD compositions on
  *                     ill-conditioned chains")
  *   fdsva-forces      AZA on IDSVA's factors with each column's ancestor
  *                     rows kept as one spatial force (rbd_aza_solve_tvecs):

@@ -32,6 +32,7 @@
 #include "derivatives/id/idsva_chain.h"
 #include "derivatives/id/idsva_pairs.h"
 #include "rbdiff/method.h"
+#include "derivatives/vec.h"
 
 typedef struct idsva_ws idsva_ws;
 struct idsva_ws {
@@ -40,7 +41,6 @@ struct idsva_ws {
     /* lines 12-23 in the plan chosen at init: backward_pairs or backward_chain */
     void (*backward)(idsva_ws *w, double *restrict tau, double *restrict dq, double *restrict dv);
     int zeros_preset;   /* rbd_options.zeros_preset: the structural zeros are left as they are */
-    int *end_v;         /* [nb] first dof after the body's subtree */
     idsva_pair_rec *P;  /* pairs plan: [nv] each dof's pair record */
     /* chain plan: */
     rbd_idg_tv *R;      /* [nv] t1..t4 of each dof (lines 13-16) */
@@ -51,9 +51,8 @@ struct idsva_ws {
 /* The workspace's pieces of its arena (arena.h): the chosen plan's only. */
 static void carve(idsva_ws *w, rbd_arena *a, const rbd_model *m, int chain)
 {
-    const size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
+    const size_t nv = (size_t)m->nv;
     rbd_idg_carve(&w->g, a, m);
-    w->end_v = rbd_arena_take(a, sizeof(int) * nb);
     if (chain) {
         w->R = rbd_arena_take(a, sizeof *w->R * nv);
         w->t1_rows = rbd_arena_take(a, sizeof(double) * 6 * nv);
@@ -63,11 +62,6 @@ static void carve(idsva_ws *w, rbd_arena *a, const rbd_model *m, int chain)
     } else {
         w->P = rbd_arena_take(a, sizeof *w->P * nv);
     }
-}
-
-static inline double dot6(const double *restrict a, const double *restrict b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
 }
 
 /* Alg. 1 lines 12-23 after rbd_idg_forward filled w->g, lines 17-20 at each
@@ -87,9 +81,9 @@ static void backward_pairs(idsva_ws *w, double *restrict tau, double *restrict d
             rbd_idg_tv t;
             rbd_idg_tvec(g, i, j, t.t1, t.t2, t.t3, t.t4);                     /* lines 13-16 */
             idsva_pairs_record(&w->P[j], &t);
-            tau[j] = dot6(g->S[j], g->fC[i]);
+            tau[j] = rbd_dot6(g->S[j], g->fC[i]);
         }
-        idsva_pairs_body(w->P, j0, j1, w->end_v[i], (const double (*)[6])g->S, (const double (*)[6])g->Pd,
+        idsva_pairs_body(w->P, j0, j1, m->subtree_end_v[i], (const double (*)[6])g->S, (const double (*)[6])g->Pd,
                          (const double (*)[6])g->Pdd, (const double (*)[6])g->SdPd, n, dq, dv);  /* lines 17-20 */
         if (m->parent[i] >= 0) rbd_idg_accumulate(g, i, m->parent[i]);         /* lines 21-23 */
     }
@@ -109,7 +103,7 @@ static void backward_chain(idsva_ws *w, double *restrict tau, double *restrict d
         for (int j = j0; j < j1; j++) {
             rbd_idg_tv *t = &R[j];
             rbd_idg_tvec(g, i, j, t->t1, t->t2, t->t3, t->t4);                 /* lines 13-16 */
-            tau[j] = dot6(g->S[j], g->fC[i]);
+            tau[j] = rbd_dot6(g->S[j], g->fC[i]);
             for (int r = 0; r < 6; r++) {
                 T1[n * r + j] = t->t1[r];
                 T4[n * r + j] = t->t4[r];
@@ -143,7 +137,6 @@ static int idsva_init(const rbd_model *m, const rbd_options *o, void **out)
     w->m = m;
     w->zeros_preset = o && o->zeros_preset;
     w->backward = chain ? backward_chain : backward_pairs;
-    for (int b = 0; b < m->nb; b++) w->end_v[b] = m->subtree_end[b] < m->nb ? m->idx_v[m->subtree_end[b]] : m->nv;
     if (chain)
         for (int j = 0; j < m->nv; j++) w->col_start[j] = m->idx_v[m->dof_body[j]];
     *out = w;
@@ -165,7 +158,7 @@ static void idsva_tvecs(void *p, double *restrict tau, rbd_idg_tv *restrict R)
     for (int i = m->nb - 1; i >= 0; i--) {
         for (int j = m->idx_v[i]; j < m->idx_v[i] + m->nv_of[i]; j++) {
             rbd_idg_tvec(g, i, j, R[j].t1, R[j].t2, R[j].t3, R[j].t4);
-            tau[j] = dot6(g->S[j], g->fC[i]);
+            tau[j] = rbd_dot6(g->S[j], g->fC[i]);
         }
         if (m->parent[i] >= 0) rbd_idg_accumulate(g, i, m->parent[i]);
     }

@@ -15,6 +15,7 @@
 #include "derivatives/id/id_ground.h"
 #include "model/joint.h"
 #include "rbdiff/method.h"
+#include "derivatives/vec.h"
 
 typedef struct {
     const rbd_model *m;
@@ -104,11 +105,6 @@ static void idb_forward(const rbd_model *m, idb_ws *w, const double *q, const do
     }
 }
 
-static inline double dot6(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
-}
-
 static int idb_eval(void *p, const rbd_state *x, rbd_derivs *out)
 {
     idb_ws *w = p;
@@ -121,7 +117,7 @@ static int idb_eval(void *p, const rbd_state *x, rbd_derivs *out)
     double (*restrict t)[4][6] = w->t;
     for (int i = m->nb - 1; i >= 0; i--) {
         const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i];
-        const int e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : nv;
+        const int e = m->subtree_end_v[i];
         const sp_inertia *IC = &w->IC[i], *dIC = &w->dIC[i];
         const double *hC = w->hC[i], *fC = w->fC[i];
         for (int j = j0; j < j1; j++) {
@@ -141,7 +137,7 @@ static int idb_eval(void *p, const rbd_state *x, rbd_derivs *out)
             sp_inertia_motion(IC, w->Pdd[j], y);
             sp_crf(S, fC, z);
             for (int r = 0; r < 6; r++) t[j][2][r] = u[r] + c[r] + y[r] + z[r];
-            tau[j] = dot6(S, fC);
+            tau[j] = rbd_dot6(S, fC);
         }
         for (int j = j0; j < j1; j++) {
             /* lines 17-18: row j, proper-subtree columns */
@@ -153,8 +149,8 @@ static int idb_eval(void *p, const rbd_state *x, rbd_derivs *out)
             else {
                 const double *S = m->S + 6 * j;
                 for (int k = j1; k < e; k++) {
-                    dq[j + (size_t)nv * k] = dot6(S, t[k][2]);
-                    dv[j + (size_t)nv * k] = dot6(S, t[k][1]);
+                    dq[j + (size_t)nv * k] = rbd_dot6(S, t[k][2]);
+                    dv[j + (size_t)nv * k] = rbd_dot6(S, t[k][1]);
                 }
             }
         }
@@ -168,8 +164,8 @@ static int idb_eval(void *p, const rbd_state *x, rbd_derivs *out)
             memset(cv + e, 0, sizeof(double) * (size_t)(nv - e));
             const double *Pd = w->Pd[j], *Pdd = w->Pdd[j], *S = m->S + 6 * j, *SP = w->SdPd[j];
             for (int k = j0; k < e; k++) {
-                cq[k] = dot6(t[k][3], Pd) + dot6(t[k][0], Pdd);
-                cv[k] = dot6(t[k][3], S) + dot6(t[k][0], SP);
+                cq[k] = rbd_dot6(t[k][3], Pd) + rbd_dot6(t[k][0], Pdd);
+                cv[k] = rbd_dot6(t[k][3], S) + rbd_dot6(t[k][0], SP);
             }
         }
         const int pa = m->parent[i];

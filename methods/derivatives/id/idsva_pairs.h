@@ -12,8 +12,9 @@
  * at any run length (methods/README.md).
  *
  * Inline (a header, not its own translation unit): idsva.c calls it once
- * per body, and the call with its 11 arguments cost idsva 3-4% at bf = 5
- * (methods/README.md).
+ * per body, and passing its 11 arguments through a call cost measurable
+ * time on branched trees (methods/README.md, "Figures that were code
+ * comments").
  */
 #ifndef RBD_IDSVA_PAIRS_H
 #define RBD_IDSVA_PAIRS_H

@@ -129,7 +129,7 @@ static int ref_eval(void *p, const rbd_state *x, rbd_derivs *out)
     memset(dv, 0, sizeof(double) * (size_t)nv * (size_t)nv);
     for (int i = m->nb - 1; i >= 0; i--) {                                      /* line 12 */
         const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i];
-        const int e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : nv;    /* nu(i) = [j0, e) */
+        const int e = m->subtree_end_v[i];    /* nu(i) = [j0, e) */
         const double *IC = w->IC[i], *BC = w->BC[i], *fC = w->fC[i];
         for (int j = j0; j < j1; j++) {
             const double *S = w->S[j];

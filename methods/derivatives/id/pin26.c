@@ -58,15 +58,11 @@ static int pin_init(const rbd_model *m, const rbd_options *o, void **out)
 }
 
 /* The ancestor loop (pin_backward) computes its two outputs as one 2-vector
- * (vec.h): 12 FMAs per entry pair instead of 24: 1-5% less time for pin26 on
- * bf = 2, 5 at N = 100, 20% on a chain of 100 (AMD EPYC Zen 4); the same
- * means idsva's pair products (idsva_pairs.h) use, so the comparison stays
- * about the order. */
-
-static inline double dot6(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
-}
+ * (vec.h): 12 FMAs per entry pair instead of 24.  idsva's pair products
+ * (idsva_pairs.h) use the same means, so that pin26 against idsva compares
+ * the order of the loops (the IDSVA paper's point), not their
+ * vectorisation (what it saves: methods/README.md, "Figures that were code
+ * comments"). */
 
 /* The backward pass after rbd_idg_forward filled w->g. */
 static void pin_backward(void *p, double *restrict tau, double *restrict dq, double *restrict dv)
@@ -90,13 +86,13 @@ static void pin_backward(void *p, double *restrict tau, double *restrict dq, dou
         }
     for (int i = m->nb - 1; i >= 0; i--) {
         const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i];
-        const int e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : nv;
+        const int e = m->subtree_end_v[i];
         double t1[6][6], t4[6][6];      /* dFda = I^C S and (S^T 2B^C)^T of this joint's dofs */
         for (int j = j0; j < j1; j++) {
             double t2[6], t3[6];
             rbd_idg_tvec(g, i, j, t1[j - j0], t2, t3, t4[j - j0]);
             for (int r = 0; r < 6; r++) { T2[r * nv + j] = t2[r]; T3[r * nv + j] = t3[r]; }
-            tau[j] = dot6(g->S[j], g->fC[i]);
+            tau[j] = rbd_dot6(g->S[j], g->fC[i]);
         }
         for (int j = j0; j < j1; j++) {
             /* row j over the proper-subtree columns [j1, e) */

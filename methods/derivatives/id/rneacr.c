@@ -24,6 +24,7 @@
 #include "model/arena.h"
 #include "model/joint.h"
 #include "rbdiff/method.h"
+#include "derivatives/vec.h"
 
 typedef double vec6[6];
 
@@ -64,7 +65,7 @@ static int cr_init(const rbd_model *m, const rbd_options *o, void **out)
     if (rc) return rc;
     size_t nL = 0, nS = 0;
     for (int i = 0; i < m->nb; i++) {
-        int e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : m->nv;
+        int e = m->subtree_end_v[i];
         nL += (size_t)m->nv_of[i] * (size_t)(m->subtree_end[i] - i);
         nS += (size_t)(e - m->idx_v[i] - m->nv_of[i]);
     }
@@ -78,7 +79,7 @@ static int cr_init(const rbd_model *m, const rbd_options *o, void **out)
     w->zeros_preset = o && o->zeros_preset;
     nL = nS = 0;
     for (int i = 0; i < m->nb; i++) {
-        int p = m->parent[i], e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : m->nv;
+        int p = m->parent[i], e = m->subtree_end_v[i];
         w->fast[i] = rbd_joint_is_rot1(m->joint[i].type) && m->joint[i].axis_id == 2;
         w->L[i] = (p >= 0 ? w->L[p] : 0) + m->nv_of[i];
         w->off[i] = (int)nL;
@@ -178,11 +179,6 @@ static void cr_forward(cr_ws *w, const double *q, const double *qd, const double
     }
 }
 
-static inline double dot6(const double *a, const double *b)
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
-}
-
 static int cr_eval(void *p, const rbd_state *x, rbd_derivs *out)
 {
     cr_ws *w = p;
@@ -198,14 +194,14 @@ static int cr_eval(void *p, const rbd_state *x, rbd_derivs *out)
     }
     for (int i = m->nb - 1; i >= 0; i--) {
         const int pa = m->parent[i], j0 = m->idx_v[i], n = m->nv_of[i], j1 = j0 + n, L = w->L[i];
-        const int e = m->subtree_end[i] < m->nb ? m->idx_v[m->subtree_end[i]] : nv;
+        const int e = m->subtree_end_v[i];
         const int oi = w->off[i], si = w->soff[i];
         const double *f = w->f[i];
         /* d tau_i = S_i^T d f_i over ancestor and subtree columns */
         for (int d = 0; d < n; d++) {
             const int j = j0 + d;
             const double *s = m->S + 6 * j;
-            out->tau[j] = dot6(s, f);
+            out->tau[j] = rbd_dot6(s, f);
             if (w->fast[i]) {
                 for (int k = 0; k < L; k++) {
                     dq[j + (size_t)nv * w->anc[oi + k]] = w->DFq[oi + k][2];
@@ -217,12 +213,12 @@ static int cr_eval(void *p, const rbd_state *x, rbd_derivs *out)
                 }
             } else {
                 for (int k = 0; k < L; k++) {
-                    dq[j + (size_t)nv * w->anc[oi + k]] = dot6(s, w->DFq[oi + k]);
-                    dv[j + (size_t)nv * w->anc[oi + k]] = dot6(s, w->DFv[oi + k]);
+                    dq[j + (size_t)nv * w->anc[oi + k]] = rbd_dot6(s, w->DFq[oi + k]);
+                    dv[j + (size_t)nv * w->anc[oi + k]] = rbd_dot6(s, w->DFv[oi + k]);
                 }
                 for (int c = j1; c < e; c++) {
-                    dq[j + (size_t)nv * c] = dot6(s, w->SFq[si + c - j1]);
-                    dv[j + (size_t)nv * c] = dot6(s, w->SFv[si + c - j1]);
+                    dq[j + (size_t)nv * c] = rbd_dot6(s, w->SFq[si + c - j1]);
+                    dv[j + (size_t)nv * c] = rbd_dot6(s, w->SFv[si + c - j1]);
                 }
             }
         }

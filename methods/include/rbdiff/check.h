@@ -22,9 +22,16 @@
  * (about half of double's 16 digits lost). */
 #define RBD_RCOND_WARN 1e-8
 
+/* The largest magnitude of a state entry: the dynamics squares velocities
+ * (v x* I v) and multiplies them by body scales up to 1e150 (the model's
+ * check at load), so 1e75 keeps those products finite.  Beyond it the
+ * result would be inf or nan: the input is refused instead. */
+#define RBD_STATE_MAX 1e75
+
 /* RBD_ENONFINITE naming who, the vector (q, v, a, tau) and the user index
- * of the first NaN/inf; RBD_EINVAL for a zero quaternion.  Vectors that are
- * NULL in x are not checked. */
+ * of the first NaN/inf; RBD_EINVAL for an entry beyond RBD_STATE_MAX (so
+ * no q.q overflows) or a zero quaternion.  Vectors that are NULL in x are
+ * not checked. */
 int rbd_check_state(const rbd_model *m, const rbd_state *x, const char *who);
 
 /* RBD_ENONFINITE naming who, the output and its first non-finite entry (in

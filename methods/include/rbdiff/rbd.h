@@ -91,6 +91,8 @@ typedef struct rbd_model {
     int nb, nq, nv;
     int *parent;            /* [nb] parent body, -1 for the base            */
     int *subtree_end;       /* [nb] bodies i .. subtree_end[i]-1 = subtree(i) */
+    int *subtree_end_v;     /* [nb] dofs idx_v[i] .. subtree_end_v[i]-1 = the dofs of subtree(i):
+                             * the first dof after the subtree, nv for the last */
     int *idx_q, *idx_v;     /* [nb] offsets into q and v                    */
     int *nq_of, *nv_of;     /* [nb] joint sizes                             */
     int *dof_body;          /* [nv] body that owns each dof                 */

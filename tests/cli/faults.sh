@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# The results set under faults (issue 30), measured in numbers:
+#  1. concurrent writers: W sweeps started at once into one set, R rounds:
+#     exactly one proceeds per round, the others are refused with 2 naming
+#     the holder (store/lock.h);
+#  2. kill -9 at random moments of sweep, merge and pack (KILLS in all,
+#     round robin): after each, every set involved still reads (`compare`
+#     of it against itself), no finished row is lost (a sweep's rows only
+#     grow; pack and merge leave their inputs' rows as they were), the next
+#     writer takes over the dead one's lock and removes its .tmp files;
+#  3. resume with each row-shaping setting changed: refused with 2, or
+#     (settings in the rows' key: skew, taper) written as rows of their own.
+# Usage: faults.sh RBDIFF TMPDIR [KILLS]   (KILLS default 6; the issue's
+# note gives a run with 50)
+set -u
+R=$1
+T=$2
+KILLS=${3:-6}
+rm -rf "$T"
+mkdir -p "$T"
+fail=0
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+rows() { [ -f "$1/timings.csv" ] && tail -n +2 "$1/timings.csv" | grep -c '' || echo 0; }
+samples() {
+    if [ -f "$1/samples.csv" ]; then tail -n +2 "$1/samples.csv" | grep -c ''
+    elif [ -f "$1/samples.csv.gz" ]; then gzip -dc "$1/samples.csv.gz" | tail -n +2 | grep -c ''
+    else echo 0; fi
+}
+readable() { "$R" compare "$1" "$1" --threshold 1000 >/dev/null 2>"$T/compare.err"; }
+F="--methods rnea,idsva --base no --batches 5 --warmup-ms 0 --counters no"
+
+# ---- 1. concurrent writers
+W=4
+ROUNDS=3
+proceeded=0
+refused=0
+other=0
+for r in $(seq $ROUNDS); do
+    pids=()
+    for w in $(seq $W); do
+        "$R" sweep --N 1:24 --batch-ms 2 $F --out "$T/conc$r" >/dev/null 2>"$T/conc$r.$w.err" &
+        pids+=($!)
+    done
+    ok=0
+    for p in "${pids[@]}"; do
+        wait "$p"
+        case $? in 0) ok=$((ok + 1)) ;; 2) refused=$((refused + 1)) ;; *) other=$((other + 1)) ;; esac
+    done
+    proceeded=$((proceeded + ok))
+    [ "$ok" = 1 ] || bad "round $r: $ok of $W concurrent writers proceeded"
+    grep -l "is in use by another writer (pid" "$T"/conc$r.*.err | grep -c '' | grep -qx $((W - 1)) ||
+        bad "round $r: a refusal does not name the holder"
+    readable "$T/conc$r" || bad "round $r: the set does not read: $(cat "$T/compare.err")"
+    [ "$(head -1 "$T/conc$r/timings.csv")" = "$(grep -m1 '^method,' "$T/conc$r/timings.csv")" ] &&
+        [ "$(grep -c '^method,' "$T/conc$r/timings.csv")" = 1 ] || bad "round $r: timings.csv has a second header"
+done
+echo "concurrent writers: $ROUNDS rounds of $W: $proceeded proceeded (want $ROUNDS), $refused refused with 2, $other otherwise"
+
+# ---- 2. kill -9 at random moments
+"$R" sweep --N 1:30 --batch-ms 1 $F --out "$T/base" >/dev/null 2>&1 || bad "cannot make the base set"
+"$R" sweep --N 31:40 --batch-ms 1 $F --out "$T/base2" >/dev/null 2>&1 || bad "cannot make the second set"
+# the duration of each operation uninterrupted, in ms: the kills fall within it
+ms() { local a b; a=$(date +%s%N); "$@" >/dev/null 2>&1; b=$(date +%s%N); echo $(((b - a) / 1000000 + 1)); }
+rm -rf "$T/sw"; d_sweep=$(ms "$R" sweep --N 1:30 --batch-ms 1 $F --out "$T/sw"); rm -rf "$T/sw"
+cp -r "$T/base" "$T/pk"; d_pack=$(ms "$R" pack "$T/pk"); rm -rf "$T/pk"
+d_merge=$(ms "$R" merge "$T/mg" "$T/base" "$T/base2"); rm -rf "$T/mg"
+base_rows=$(rows "$T/base")
+base_samples=$(samples "$T/base")
+sweep_rows=0
+killed=0
+unreadable=0
+lost=0
+leftover=0
+takeovers=0
+for k in $(seq "$KILLS"); do
+    op=$(( (k - 1) % 3 ))
+    case $op in
+        0) dur=$d_sweep; cmd=("$R" sweep --N 1:30 --batch-ms 1 $F --out "$T/sw"); set_=$T/sw ;;
+        1) rm -rf "$T/pk"; cp -r "$T/base" "$T/pk"; dur=$d_pack; cmd=("$R" pack "$T/pk"); set_=$T/pk ;;
+        2) rm -rf "$T/mg"; dur=$d_merge; cmd=("$R" merge "$T/mg" "$T/base" "$T/base2"); set_=$T/mg ;;
+    esac
+    "${cmd[@]}" >/dev/null 2>"$T/kill.err" &
+    pid=$!
+    sleep "$(awk -v d="$dur" -v s="$RANDOM" 'BEGIN { srand(s); printf "%.3f", rand() * d / 1000 }')"
+    kill -9 "$pid" 2>/dev/null && killed=$((killed + 1))
+    wait "$pid" 2>/dev/null
+    # the next writer takes the dead one's lock over, and finishes the job
+    if [ -f "$set_/.rbdiff.lock" ]; then
+        if [ $op = 0 ]; then
+            "$R" sweep --N 1 --batch-ms 1 $F --out "$set_" >/dev/null 2>"$T/take.err"
+            grep -q "taking over a stale lock" "$T/take.err" && takeovers=$((takeovers + 1))
+        fi
+    fi
+    case $op in
+        0) n=$(rows "$set_")
+           [ "$n" -ge "$sweep_rows" ] || { lost=$((lost + 1)); bad "kill $k (sweep): rows $sweep_rows -> $n"; }
+           sweep_rows=$n
+           if [ "$n" -gt 0 ]; then readable "$set_" || { unreadable=$((unreadable + 1)); bad "kill $k (sweep): $(cat "$T/compare.err")"; }; fi ;;
+        1) [ "$(rows "$set_")" = "$base_rows" ] && [ "$(samples "$set_")" = "$base_samples" ] ||
+               { lost=$((lost + 1)); bad "kill $k (pack): rows $(rows "$set_")/$(samples "$set_"), want $base_rows/$base_samples"; }
+           readable "$set_" || { unreadable=$((unreadable + 1)); bad "kill $k (pack): $(cat "$T/compare.err")"; }
+           "$R" pack "$set_" >/dev/null 2>&1 || bad "kill $k (pack): packing again failed" ;;
+        2) [ "$(rows "$T/base")" = "$base_rows" ] || { lost=$((lost + 1)); bad "kill $k (merge): an input lost rows"; }
+           if [ -f "$set_/timings.csv" ]; then
+               readable "$set_" || { unreadable=$((unreadable + 1)); bad "kill $k (merge): $(cat "$T/compare.err")"; }
+           fi ;;
+    esac
+    # a killed writer cannot clean up; the next one (holding the lock) does
+    [ $op = 2 ] && "$R" merge "$set_" "$T/base" "$T/base2" >/dev/null 2>&1
+    for f in "$set_"/*.tmp*; do
+        [ -e "$f" ] && { leftover=$((leftover + 1)); bad "kill $k: $f left after the next writer"; }
+    done
+done
+echo "kill -9: $KILLS runs (sweep, pack, merge in turn; kill within ${d_sweep}/${d_pack}/${d_merge} ms), $killed killed" \
+     "before they ended: $unreadable sets unreadable, $lost with rows lost, $leftover .tmp files left after the next writer," \
+     "$takeovers stale locks taken over"
+
+# ---- 3. resume with each setting changed
+B="--N 1:2 --methods rnea --base no --batches 3 --batch-ms 0.2 --warmup-ms 0 --counters no"
+"$R" sweep $B --out "$T/res" >/dev/null 2>&1 || bad "cannot make the resume set"
+n0=$(rows "$T/res")
+refused=0
+separated=0
+mixed=0
+cases=0
+for change in "--seed 2" "--pool 8" "--batches 4" "--batch-ms 0.3" "--warmup-ms 1" "--pin 0" "--blas-threads 2" \
+              "--counters yes" "--minv lapack" "--fdsva-crossover 50" "--fdsva-dmm rule" "--zeros-preset yes" \
+              "--skew 0.1" "--taper 0.9"; do
+    cases=$((cases + 1))
+    key=${change%% *}
+    # the flag replaces the base's own value of the same key
+    args=$(printf '%s\n' $B | awk -v k="$key" 'skip { skip = 0; next } $0 == k { skip = 1; next } { printf "%s ", $0 }')
+    before=$(rows "$T/res")
+    # shellcheck disable=SC2086
+    "$R" sweep $args $change --out "$T/res" >/dev/null 2>"$T/resume.err"
+    rc=$?
+    after=$(rows "$T/res")
+    if [ $rc = 2 ] && [ "$after" = "$before" ] && grep -q "other settings" "$T/resume.err"; then refused=$((refused + 1))
+    elif [ $rc = 0 ] && [ "$after" -gt "$before" ]; then separated=$((separated + 1))
+    else mixed=$((mixed + 1)); bad "resume with $change: exit $rc, rows $before -> $after: $(head -c 300 "$T/resume.err")"; fi
+done
+echo "resume with a setting changed: $cases settings, $refused refused with 2, $separated written as rows of their own," \
+     "$mixed mixed in (want 0)"
+[ "$n0" -gt 0 ] || bad "the resume set has no rows"
+[ $fail = 0 ] && echo "faults: all passed"
+exit $((fail > 0))
