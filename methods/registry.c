@@ -108,6 +108,7 @@ const rbd_method *rbd_method_find(const char *name)
 
 int rbd_method_init_check(const rbd_method *meth, const rbd_model *m, void **out)
 {
+    if (!meth) return rbd_fail(RBD_EINVAL, "rbd_method_init_check: null method");
     if (!m || !out) return rbd_fail(RBD_EINVAL, "%s: null model or workspace pointer", meth->name);
     *out = NULL;
     return rbd_method_supports(meth, m);
@@ -115,6 +116,7 @@ int rbd_method_init_check(const rbd_method *meth, const rbd_model *m, void **out
 
 int rbd_method_supports(const rbd_method *meth, const rbd_model *m)
 {
+    if (!meth || !m) return rbd_fail(RBD_EINVAL, "rbd_method_supports: null %s", !meth ? "method" : "model");
     for (int i = 0; i < m->nb; i++)
         if (!(meth->joints & (1u << m->joint[i].type)))
             return rbd_fail(RBD_ENOTSUP, "method '%s' does not support the %s joint '%s'", meth->name,
@@ -189,6 +191,10 @@ const rbd_base_algo rbd_base_algos[] = {
 
 const rbd_base_algo *rbd_base_algo_find(const char *name)
 {
+    if (!name) {
+        rbd_fail(RBD_EINVAL, "rbd_base_algo_find: null name");
+        return NULL;
+    }
     for (int k = 0; rbd_base_algos[k].name; k++)
         if (!strcmp(rbd_base_algos[k].name, name)) return &rbd_base_algos[k];
     return NULL;

@@ -17,6 +17,7 @@
 #include "testutil.h"
 #include <sys/stat.h>
 #include "accuracy/accuracy_run.h"
+#include "store/results.h"
 #include "report/report_accuracy.h"
 
 typedef struct {
@@ -195,7 +196,7 @@ static void test_wrong_methods_caught(void **s)
     /* a non-finite metric is written as a finite CSV number */
     char buf[11][64];
     const char *f[11];
-    accuracy_row_to_fields(r, buf, f);
+    csv_row_encode(accuracy_cols, ACCURACY_NCOLS, r, buf, f);
     assert_true(isfinite(strtod(f[7], NULL)) && strtod(f[7], NULL) > 1e300);
 }
 

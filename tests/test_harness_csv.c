@@ -10,8 +10,9 @@
 #include "store/csvlog.h"
 #include "store/results.h"
 
-static const csv_col cols[] = { { "method", CSV_STR }, { "model", CSV_STR }, { "n", CSV_INT }, { "ns", CSV_NUM },
-                                { "ins", CSV_OPTNUM } };
+static const csv_col cols[] = { { .name = "method", .type = CSV_STR }, { .name = "model", .type = CSV_STR },
+                                { .name = "n", .type = CSV_INT }, { .name = "ns", .type = CSV_NUM },
+                                { .name = "ins", .type = CSV_OPTNUM } };
 
 static char dir[256];
 
@@ -150,10 +151,10 @@ static void test_validation_errors_name_file_and_line(void **s)
     assert_non_null(strstr(rbd_last_error(), "t3.csv:3: 3 fields, expected 5"));
     spit(p, "method,model,n,ns,ins\nidsva,m1,1,fast,\n");
     assert_int_equal(csvlog_open(&t, p, cols, 5, 2), RBD_EPARSE);
-    assert_non_null(strstr(rbd_last_error(), "t3.csv:2: field 'ns': 'fast' is not a finite number"));
+    assert_non_null(strstr(rbd_last_error(), "t3.csv:2:4: field 'ns': 'fast' is not a finite number"));
     spit(p, "method,model,N,ns,ins\n");
     assert_int_equal(csvlog_open(&t, p, cols, 5, 2), RBD_EPARSE);
-    assert_non_null(strstr(rbd_last_error(), "t3.csv:1: header column 3 is 'N', expected 'n'"));
+    assert_non_null(strstr(rbd_last_error(), "t3.csv:1:3: header column 3 is 'N', expected 'n'"));
     spit(p, "method,model,n,ns,ins\nidsva,m1,1,10,\nidsva,m1,1,11,\n");
     assert_int_equal(csvlog_open(&t, p, cols, 5, 2), RBD_EPARSE);
     assert_non_null(strstr(rbd_last_error(), "t3.csv:3: duplicate row"));

@@ -304,11 +304,10 @@ static void test_crossover_run(void **s)
     assert_int_equal(pairs, r.reps);
     /* at the top, quad (B) costs ~N times lin (A): the ratio t_B / t_A is far above 1 */
     assert_true(pr.p[0].ratio > 2 && pr.p[0].a_faster == pr.p[0].pairs);
-    char buf[11][64];
-    const char *f[11];
-    crossover_row_fields("lin", "quad", 1, &o, &r, buf, f);
-    assert_string_equal(f[3], "2:200");
-    assert_true(strlen(f[7]) > 0);
+    crossover_row row;
+    crossover_row_make("lin", "quad", 1, &o, &r, &row);
+    assert_string_equal(row.range, "2:200");
+    assert_true(strlen(row.status) > 0);
     /* an interrupt ends the search */
     volatile sig_atomic_t stop = 1;
     assert_int_equal(crossover_run(&lin, &quad, 1, &c, &o, &stop, &r, NULL), 1);

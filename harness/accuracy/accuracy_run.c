@@ -42,29 +42,6 @@ void audit_default_cache(char *buf, size_t len)
     else snprintf(buf, len, "results/.refcache");
 }
 
-/* %.4g, or DBL_MAX in full (rounded to 4 digits it would read as inf) */
-static void put_metric(char *buf, double x)
-{
-    if (isfinite(x)) snprintf(buf, 64, "%.4g", x);
-    else snprintf(buf, 64, "%.17g", DBL_MAX);
-}
-
-void accuracy_row_to_fields(const accuracy_row *r, char buf[11][64], const char *f[11])
-{
-    f[0] = r->method;
-    f[1] = r->output;
-    f[2] = r->model;
-    for (int k = 3; k < 11; k++) { buf[k][0] = 0; f[k] = buf[k]; }
-    if (isfinite(r->bf)) snprintf(buf[3], 64, "%.17g", r->bf);
-    snprintf(buf[4], 64, "%d", r->N);
-    snprintf(buf[5], 64, "%d", r->nv);
-    snprintf(buf[6], 64, "%d", r->states);
-    put_metric(buf[7], r->rms_rel);
-    put_metric(buf[8], r->max_abs);
-    put_metric(buf[9], r->normwise);
-    if (!isnan(r->zero_max)) put_metric(buf[10], r->zero_max);
-}
-
 /* Output buffers of one target; every slot distinct, NaN before each call
  * so an output a method forgets to fill shows as non-finite. */
 typedef struct {

@@ -42,27 +42,10 @@
 #include <stdint.h>
 #include "measure/bench.h"
 #include "rbdref.h"
+#include "store/rows.h"
 
-/* One accuracy.csv row. */
-typedef struct {
-    char method[64];
-    char output[16];
-    char model[512];
-    double bf;              /* NAN for models that are not autoTree */
-    int N, nv, states;
-    double rms_rel, max_abs, normwise;
-    double zero_max;        /* NAN when the reference has no structural zeros */
-} accuracy_row;
-
-void accuracy_row_to_fields(const accuracy_row *r, char buf[11][64], const char *fields[11]);
-
-/* One conditioning.csv row. */
-typedef struct {
-    char model[512];
-    double bf;              /* NAN for models that are not autoTree */
-    int N, nv, states;
-    double cond_M, cond_M_min;  /* max, min over the states */
-} cond_row;
+/* accuracy_row and cond_row: the rows of accuracy.csv and conditioning.csv
+ * (store/rows.h), written through their column descriptions. */
 
 typedef struct {
     int states;

@@ -52,52 +52,39 @@ typedef struct {
     char label[600];
 } sink_ctx;
 
-static void bf_field(double bf, char *buf, size_t len)
-{
-    buf[0] = 0;
-    if (isfinite(bf)) snprintf(buf, len, "%.17g", bf);
-}
-
+/* The key of a row not yet measured: the row with its key fields set. */
 static int have_row(void *p, const char *method, const char *output)
 {
     sink_ctx *s = p;
-    char bf[64];
-    bf_field(s->bm->bf, bf, sizeof bf);
-    const char *key[4] = { method, output, s->bm->spec, bf };
-    return csvlog_find(s->log, key) >= 0;
+    accuracy_row r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.method, sizeof r.method, "%s", method);
+    snprintf(r.output, sizeof r.output, "%s", output);
+    snprintf(r.model, sizeof r.model, "%s", s->bm->spec);
+    r.bf = s->bm->bf;
+    return csvlog_find_row(s->log, &r) >= 0;
 }
 
 static int emit_row(void *p, const accuracy_row *r)
 {
     sink_ctx *s = p;
-    char buf[11][64];
-    const char *f[11];
-    accuracy_row_to_fields(r, buf, f);
-    return csvlog_append(s->log, f);
+    return csvlog_append_row(s->log, r);
 }
 
 static int have_cond(void *p)
 {
     sink_ctx *s = p;
-    char bf[64];
-    bf_field(s->bm->bf, bf, sizeof bf);
-    const char *key[2] = { s->bm->spec, bf };
-    return csvlog_find(s->cond, key) >= 0;
+    cond_row r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.model, sizeof r.model, "%s", s->bm->spec);
+    r.bf = s->bm->bf;
+    return csvlog_find_row(s->cond, &r) >= 0;
 }
 
 static int emit_cond(void *p, const cond_row *r)
 {
     sink_ctx *s = p;
-    char buf[7][64];
-    const char *f[7] = { r->model, buf[1], buf[2], buf[3], buf[4], buf[5], buf[6] };
-    bf_field(r->bf, buf[1], sizeof buf[1]);
-    snprintf(buf[2], 64, "%d", r->N);
-    snprintf(buf[3], 64, "%d", r->nv);
-    snprintf(buf[4], 64, "%d", r->states);
-    /* 4 digits, as accuracy.csv; DBL_MAX for a singular M (finite columns only) */
-    snprintf(buf[5], 64, isfinite(r->cond_M) ? "%.4g" : "%.17g", isfinite(r->cond_M) ? r->cond_M : DBL_MAX);
-    snprintf(buf[6], 64, isfinite(r->cond_M_min) ? "%.4g" : "%.17g", isfinite(r->cond_M_min) ? r->cond_M_min : DBL_MAX);
-    return csvlog_append(s->cond, f);
+    return csvlog_append_row(s->cond, r);
 }
 
 static void on_ref(void *p, int state, int states, int hit)

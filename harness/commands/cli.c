@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include <getopt.h>
+#include "model/text.h"
 #include "commands/cli.h"
 #include "plan/modelspec.h"
 #include "plan/sweepconf.h"
@@ -70,10 +71,11 @@ char *cli_results_dir(const char *name)
 
 int cli_int(const char *cmd, const char *opt, const char *s, long min, long max, long *out)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || errno) return cli_error(cmd, EXIT_USAGE, "%s: '%s' is not a whole number", opt, s);
+    double x = 0;
+    if (rbd_text_number(s, strlen(s), &x) || x != floor(x) || fabs(x) > 9e15)     /* the one rule (model/text.h) */
+        return cli_error(cmd, EXIT_USAGE, "%s: '%s' is not a whole number", opt, s);
+    if (x < min || x > max) return cli_error(cmd, EXIT_USAGE, "%s: %s is out of range [%ld, %ld]", opt, s, min, max);
+    long v = (long)x;
     if (v < min || v > max) return cli_error(cmd, EXIT_USAGE, "%s: %ld is out of range [%ld, %ld]", opt, v, min, max);
     *out = v;
     return 0;
@@ -81,10 +83,9 @@ int cli_int(const char *cmd, const char *opt, const char *s, long min, long max,
 
 int cli_num(const char *cmd, const char *opt, const char *s, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (!*s || *end || errno || !isfinite(v)) return cli_error(cmd, EXIT_USAGE, "%s: '%s' is not a number", opt, s);
+    double v = 0;
+    if (rbd_text_number(s, strlen(s), &v))     /* the one rule (model/text.h) */
+        return cli_error(cmd, EXIT_USAGE, "%s: '%s' is not a number", opt, s);
     *out = v;
     return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "commands/cli.h"
 #include "report/compare.h"
+#include "store/timing_index.h"
 
 static const char help[] =
     "Usage: rbdiff compare BASE NEW [--threshold PCT] [--ins-threshold PCT] [--alpha P]\n\n"
@@ -30,16 +31,6 @@ static const char help[] =
     "decided), instr = NEW/BASE instructions per call ('-' if either lacks them).\n"
     "Exit status: 0 no regression, 1 a regression, 2 the input is wrong (a run\n"
     "missing or malformed, no benchmark in common, bad options).\n";
-
-static int find_row(const timing_row *rows, int n, const char *name)
-{
-    char other[700];
-    for (int j = 0; j < n; j++) {
-        timing_row_name(&rows[j], other, sizeof other);
-        if (!strcmp(name, other)) return j;
-    }
-    return -1;
-}
 
 static void num(char *buf, size_t len, const char *fmt, double x)
 {
@@ -81,13 +72,19 @@ int cmd_compare(int argc, char **argv)
     int nb = 0, nn = 0;
     if (timing_rows_load(argv[optind], &b, &nb)) return cli_lib_error("compare", EXIT_USAGE);
     if (timing_rows_load(argv[optind + 1], &n, &nn)) { free(b); return cli_lib_error("compare", EXIT_USAGE); }
-    int regressions = 0, common = 0, faster = 0, slower = 0, ranked = 0, any = 0;
-    for (int i = 0; i < nb && !any; i++) {   /* refused before any table is printed */
-        char name[700];
-        timing_row_name(&b[i], name, sizeof name);
-        any = find_row(n, nn, name) >= 0;
+    timing_names bx, nx;
+    if (timing_names_build(b, nb, &bx)) { free(b); free(n); return cli_lib_error("compare", EXIT_FAIL); }
+    if (timing_names_build(n, nn, &nx)) {
+        timing_names_free(&bx);
+        free(b);
+        free(n);
+        return cli_lib_error("compare", EXIT_FAIL);
     }
-    if (!any) {
+    int regressions = 0, common = 0, faster = 0, slower = 0, ranked = 0, any = 0;
+    for (int i = 0; i < nb && !any; i++) any = timing_names_find(&nx, bx.name[i]) >= 0;
+    if (!any) {     /* refused before any table is printed */
+        timing_names_free(&bx);
+        timing_names_free(&nx);
         free(b);
         free(n);
         return cli_error("compare", EXIT_USAGE, "no benchmark in common between %s and %s", argv[optind], argv[optind + 1]);
@@ -96,7 +93,7 @@ int cmd_compare(int argc, char **argv)
     for (int i = 0; i < nb; i++) {
         char name[700], bs[32], ns[32], rs[32], ps[32], is[32];
         timing_row_name(&b[i], name, sizeof name);
-        int j = find_row(n, nn, name);
+        int j = timing_names_find(&nx, name);
         num(bs, sizeof bs, "%.1f", b[i].median_ns);
         if (j < 0) { printf("%-40s %12s %12s %7s %8s %8s  only in BASE\n", name, bs, "-", "-", "-", "-"); continue; }
         cmp_result r;
@@ -122,12 +119,14 @@ int cmd_compare(int argc, char **argv)
         char name[700], ns[32];
         timing_row_name(&n[j], name, sizeof name);
         num(ns, sizeof ns, "%.1f", n[j].median_ns);
-        if (find_row(b, nb, name) < 0) printf("%-40s %12s %12s %7s %8s %8s  only in NEW\n", name, "-", ns, "-", "-", "-");
+        if (timing_names_find(&bx, name) < 0) printf("%-40s %12s %12s %7s %8s %8s  only in NEW\n", name, "-", ns, "-", "-", "-");
     }
     printf("\n%d compared (%d by rank test): %d faster, %d slower, %d same within noise; %d regression%s "
            "(time beyond %g%%, instructions beyond %g%%)\n",
            common, ranked, faster, slower, common - faster - slower, regressions, regressions == 1 ? "" : "s", thr,
            ithr);
+    timing_names_free(&bx);
+    timing_names_free(&nx);
     free(b);
     free(n);
     return regressions ? EXIT_FAIL : EXIT_OK;

@@ -1,5 +1,6 @@
 /* rbdiff crossover A B: the smallest N at which A becomes faster than B. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,12 +126,11 @@ int cmd_crossover(int argc, char **argv)
     printf("%-12s %-12s %5s %9s %8s %-14s %6s %6s %10s\n", "A", "B", "bf", "N_cross", "bracket", "status", "probes",
            "reps", "confidence");
     for (int b = 0; b < c.nbf && !cli_interrupted; b++) {
-        char buf[11][64];
-        const char *f[11];
+        crossover_row row;
         xo_result r;
         memset(&r, 0, sizeof r);
-        crossover_row_fields(mA->name, mB->name, c.bf[b], &xo, &r, buf, f);
-        if (out && csvlog_find(&log, f) >= 0) {
+        crossover_row_make(mA->name, mB->name, c.bf[b], &xo, &r, &row);
+        if (out && csvlog_find_row(&log, &row) >= 0) {
             fprintf(stderr, "rbdiff crossover: %s vs %s at bf = %g already in %s; skipped\n", mA->name, mB->name,
                     c.bf[b], log.path);
             continue;
@@ -138,11 +138,13 @@ int cmd_crossover(int argc, char **argv)
         int rc = crossover_run(mA, mB, c.bf[b], &c, &xo, &cli_interrupted, &r, pr);
         if (rc == 1) break;
         if (rc) { cli_lib_error("crossover", 0); goto done; }
-        crossover_row_fields(mA->name, mB->name, c.bf[b], &xo, &r, buf, f);
-        printf("%-12s %-12s %5g %9s %4d:%-3d %-14s %6d %6d %10.4f\n", mA->name, mB->name, c.bf[b], *f[4] ? f[4] : "-",
-               r.lo, r.hi, f[7], r.probes, r.reps, r.confidence);
+        crossover_row_make(mA->name, mB->name, c.bf[b], &xo, &r, &row);
+        char ncross[32] = "-";
+        if (isfinite(row.N_cross)) snprintf(ncross, sizeof ncross, "%.0f", row.N_cross);
+        printf("%-12s %-12s %5g %9s %4d:%-3d %-14s %6d %6d %10.4f\n", mA->name, mB->name, c.bf[b], ncross, r.lo, r.hi,
+               row.status, r.probes, r.reps, r.confidence);
         fflush(stdout);
-        if (out && (csvlog_append(&log, f) || crossover_log_probes(&plog, mA->name, mB->name, c.bf[b], pr))) {
+        if (out && (csvlog_append_row(&log, &row) || crossover_log_probes(&plog, mA->name, mB->name, c.bf[b], pr))) {
             cli_lib_error("crossover", 0);
             goto done;
         }

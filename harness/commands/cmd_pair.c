@@ -87,15 +87,17 @@ static int parse_build(pair_args *a, char *v)
 }
 
 static const csv_col pair_cols[] = {
-    { "method", CSV_STR }, { "model", CSV_STR }, { "build", CSV_STR }, { "reference", CSV_STR },
-    { "rounds", CSV_INT }, { "ratio_median", CSV_NUM }, { "ratio_q1", CSV_NUM }, { "ratio_q3", CSV_NUM },
-    { "slower_rounds", CSV_INT }, { "p_slower", CSV_NUM }, { "p_faster", CSV_NUM }, { "t_ref_ns", CSV_NUM },
-    { "t_build_ns", CSV_NUM }, { "instructions_ratio", CSV_OPTNUM }, { "verdict", CSV_STR },
+    CSV_COL("method", CSV_STR), CSV_COL("model", CSV_STR), CSV_COL("build", CSV_STR),
+    CSV_COL("reference", CSV_STR), CSV_COL("rounds", CSV_INT), CSV_COL("ratio_median", CSV_NUM),
+    CSV_COL("ratio_q1", CSV_NUM), CSV_COL("ratio_q3", CSV_NUM), CSV_COL("slower_rounds", CSV_INT),
+    CSV_COL("p_slower", CSV_NUM), CSV_COL("p_faster", CSV_NUM), CSV_COL("t_ref_ns", CSV_NUM),
+    CSV_COL("t_build_ns", CSV_NUM), CSV_COL("instructions_ratio", CSV_OPTNUM), CSV_COL("verdict", CSV_STR),
 };
 enum { NPAIR_COLS = sizeof pair_cols / sizeof *pair_cols };
-static const csv_col sample_cols[] = { { "method", CSV_STR }, { "model", CSV_STR }, { "build", CSV_STR },
-                                       { "round", CSV_INT }, { "ns_per_call", CSV_NUM },
-                                       { "instructions_per_call", CSV_OPTNUM } };
+static const csv_col sample_cols[] = {
+    CSV_COL("method", CSV_STR), CSV_COL("model", CSV_STR), CSV_COL("build", CSV_STR),
+    CSV_COL("round", CSV_INT), CSV_COL("ns_per_call", CSV_NUM), CSV_COL("instructions_per_call", CSV_OPTNUM),
+};
 enum { NSAMPLE_COLS = sizeof sample_cols / sizeof *sample_cols };
 
 typedef struct {

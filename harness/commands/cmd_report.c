@@ -12,7 +12,7 @@
 #include "store/atomicio.h"
 #include "commands/cli.h"
 #include "report/report_claims.h"
-#include "store/results.h"
+#include "store/results_set.h"
 #include "plan/datadir.h"
 #include "store/pack.h"
 
@@ -66,12 +66,14 @@ static void meta_line(FILE *f, const char *dir, const char *what)
     json_decref(m);
 }
 
-static void crossover_rows(FILE *f, const char *label, const csvlog *t)
+static void crossover_rows(FILE *f, const char *label, const claim_data *d)
 {
-    for (int i = 0; t && i < t->nrows; i++) {
-        char *const *r = t->rows[i];
-        fprintf(f, "| %s | %s vs %s | %s | %s | [%s, %s] | %s |\n", label, r[0], r[1], r[2], *r[4] ? r[4] : "-", r[5],
-                r[6], r[7]);
+    for (int i = 0; d && i < d->ncrossover; i++) {
+        const crossover_row *r = &d->crossover[i];
+        char n[32] = "-";
+        if (isfinite(r->N_cross)) snprintf(n, sizeof n, "%.0f", r->N_cross);
+        fprintf(f, "| %s | %s vs %s | %g | %s | [%d, %d] | %s |\n", label, r->A, r->B, r->bf, n, r->bracket_lo,
+                r->bracket_hi, r->status);
     }
 }
 
@@ -111,8 +113,8 @@ static int write_report(FILE *f, void *p)
         else if (sc->plots[0]) fputs("(no figure: run `rbdiff plot` on this directory, or the run lacks the data)\n\n", f);
         if (!strcmp(sc->id, "table3")) {
             fputs("| build | search | bf | N_cross | bracket | status |\n|---|---|---:|---:|---|---|\n", f);
-            crossover_rows(f, "this run", c->run->crossover);
-            if (c->wrun) crossover_rows(f, "second build", c->wrun->crossover);
+            crossover_rows(f, "this run", c->run);
+            crossover_rows(f, "second build", c->wrun);
             fputc('\n', f);
         }
         int any = 0;
@@ -128,35 +130,16 @@ static int write_report(FILE *f, void *p)
     return RBD_OK;
 }
 
-/* timings, crossover.csv and accuracy.csv of dir into d (absent files: empty). */
-static int load_data(const char *dir, claim_data *d, timing_row **rows, csvlog *xo, csvlog *acc, int *have_xo,
-                     int *have_acc)
+/* The set's timings, crossovers and accuracy rows as the claims see them. */
+static void claim_data_of(const results_set *s, claim_data *d)
 {
     memset(d, 0, sizeof *d);
-    char *p = results_path(dir, TIMINGS_CSV);
-    if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
-    int rc = access(p, R_OK) == 0 ? timing_rows_load(dir, rows, &d->nrows) : RBD_OK;
-    free(p);
-    if (rc) return rc;
-    d->rows = *rows;
-    p = results_path(dir, CROSSOVER_CSV);
-    if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
-    if (access(p, R_OK) == 0) {
-        rc = csvlog_read(xo, p, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY);
-        *have_xo = !rc;
-    }
-    free(p);
-    if (rc) return rc;
-    d->crossover = *have_xo ? xo : NULL;
-    p = results_path(dir, ACCURACY_CSV);
-    if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
-    if (access(p, R_OK) == 0) {
-        rc = csvlog_read(acc, p, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY);
-        *have_acc = !rc;
-    }
-    free(p);
-    d->accuracy = *have_acc ? acc : NULL;
-    return rc;
+    d->rows = s->timings;
+    d->nrows = s->ntimings;
+    d->crossover = s->crossovers;
+    d->ncrossover = s->ncrossovers;
+    d->accuracy = s->accuracy;
+    d->naccuracy = s->naccuracy;
 }
 
 int cmd_report(int argc, char **argv)
@@ -192,15 +175,15 @@ int cmd_report(int argc, char **argv)
             return cli_error("report", EXIT_USAGE, "'%s' is not a results directory", p);
     }
     claim *cl = NULL;
-    int ncl = 0, status = EXIT_FAIL, hx[2] = { 0, 0 }, ha[2] = { 0, 0 };
-    timing_row *rows[2] = { NULL, NULL };
-    csvlog xo[2], acc[2];
+    int ncl = 0, status = EXIT_FAIL;
+    results_set set[2];
     claim_data d[2];
-    memset(xo, 0, sizeof xo);
-    memset(acc, 0, sizeof acc);
+    memset(set, 0, sizeof set);
     int lrc = claims_read(claims, &cl, &ncl);
-    if (!lrc) lrc = load_data(dir, &d[0], &rows[0], &xo[0], &acc[0], &hx[0], &ha[0]);
-    if (!lrc && with) lrc = load_data(with, &d[1], &rows[1], &xo[1], &acc[1], &hx[1], &ha[1]);
+    if (!lrc) lrc = results_open(dir, &set[0]);
+    if (!lrc && with) lrc = results_open(with, &set[1]);
+    claim_data_of(&set[0], &d[0]);
+    claim_data_of(&set[1], &d[1]);
     if (lrc) {
         status = cli_lib_error("report", lrc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE);
         goto done;
@@ -214,11 +197,7 @@ int cmd_report(int argc, char **argv)
     free(out);
     status = EXIT_OK;
 done:
-    for (int k = 0; k < 2; k++) {
-        if (hx[k]) csvlog_close(&xo[k]);
-        if (ha[k]) csvlog_close(&acc[k]);
-        free(rows[k]);
-    }
+    for (int k = 0; k < 2; k++) results_close(&set[k]);
     free(cl);
     return status;
 }

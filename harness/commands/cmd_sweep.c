@@ -84,20 +84,19 @@ static int run_crossovers(const sweep_config *c, const char *dir, const shard_sp
     for (int k = 0; k < c->nxo && !cli_interrupted; k++) {
         const rbd_method *A = rbd_method_find(c->xo_a[k]), *B = rbd_method_find(c->xo_b[k]);
         for (int b = 0; b < c->nbf && !cli_interrupted; b++) {
-            char buf[11][64];
-            const char *f[11];
+            crossover_row row;
             xo_result r;
             memset(&r, 0, sizeof r);
-            crossover_row_fields(A->name, B->name, c->bf[b], &xo, &r, buf, f);
+            crossover_row_make(A->name, B->name, c->bf[b], &xo, &r, &row);
             if (!shard_owns(sh, cell0 + (long)k * c->nbf + b)) continue;
-            if (csvlog_find(&log, f) >= 0) continue;
+            if (csvlog_find_row(&log, &row) >= 0) continue;
             fprintf(stderr, "crossover %s vs %s, bf = %g ...\n", A->name, B->name, c->bf[b]);
             int rc = crossover_run(A, B, c->bf[b], c, &xo, &cli_interrupted, &r, pr);
             if (rc == 1) break;
             if (rc) { status = cli_lib_error("sweep", EXIT_FAIL); goto done; }
-            crossover_row_fields(A->name, B->name, c->bf[b], &xo, &r, buf, f);
+            crossover_row_make(A->name, B->name, c->bf[b], &xo, &r, &row);
             /* the row, then its probes: a kill in between loses only the probes (Fig. 7's extra points) */
-            if (csvlog_append(&log, f) || crossover_log_probes(&plog, A->name, B->name, c->bf[b], pr)) {
+            if (csvlog_append_row(&log, &row) || crossover_log_probes(&plog, A->name, B->name, c->bf[b], pr)) {
                 status = cli_lib_error("sweep", EXIT_FAIL);
                 goto done;
             }
@@ -125,24 +124,12 @@ static int open_samples(const char *dir, csvlog *slog)
     return rc;
 }
 
-static int append_samples(csvlog *slog, const timing_row *row)
-{
-    for (int b = 0; b < row->nsamples; b++) {
-        char buf[SAMPLES_NCOLS][64];
-        const char *f[SAMPLES_NCOLS];
-        sample_fields(row, b, buf, f);
-        if (csvlog_find(slog, f) >= 0) continue;
-        int rc = csvlog_append(slog, f);
-        if (rc) return rc;
-    }
-    return RBD_OK;
-}
 
 static int write_derived(const char *dir, const csvlog *t)
 {
-    timing_row *rows = calloc((size_t)t->nrows + 1, sizeof *rows);
-    if (!rows) return cli_error("sweep", EXIT_FAIL, "out of memory");
-    for (int k = 0; k < t->nrows; k++) timing_row_from_fields(t->rows[k], &rows[k]);
+    void *a = NULL;
+    if (csvlog_rows(t, sizeof(timing_row), &a)) return cli_lib_error("sweep", EXIT_FAIL);
+    timing_row *rows = a;
     if (timing_rows_attach(dir, rows, t->nrows)) { free(rows); return cli_lib_error("sweep", EXIT_FAIL); }
     char *cl = meta_cmdline(cli_argc, cli_argv);
     char *gb = results_path(dir, "benchmarks.json");
@@ -157,15 +144,19 @@ static int write_derived(const char *dir, const csvlog *t)
  * not, with the cross-check's figure. */
 static int log_peer_check(csvlog *log, const bench_target *t, const bench_peer_note *nt, const char *model, int nv)
 {
-    char nvs[16], err[32] = "", tol[32];
     const rbd_peer_func *pf = &t->peer->api->func[t->peer_func];
-    snprintf(nvs, sizeof nvs, "%d", nv);
-    if (nt->checked && isfinite(nt->chk.err)) snprintf(err, sizeof err, "%.3g", nt->chk.err);
-    snprintf(tol, sizeof tol, "%.3g", nt->checked ? nt->chk.tol : pf->tol);
-    const char *f[PEER_CHECKS_NCOLS] = { t->name, model, nvs, pf->ours, err, tol, *nt->why ? "no" : "yes",
-                                         *nt->why ? nt->why : nt->chk.worst };
-    if (csvlog_find(log, f) >= 0) return RBD_OK;
-    return csvlog_append(log, f);
+    peer_check_row r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.function, sizeof r.function, "%s", t->name);
+    snprintf(r.model, sizeof r.model, "%s", model);
+    r.nv = nv;
+    snprintf(r.ours, sizeof r.ours, "%s", pf->ours);
+    r.err = nt->checked ? nt->chk.err : NAN;
+    r.tol = nt->checked ? nt->chk.tol : pf->tol;
+    snprintf(r.timed, sizeof r.timed, "%s", *nt->why ? "no" : "yes");
+    snprintf(r.detail, sizeof r.detail, "%s", *nt->why ? nt->why : nt->chk.worst);
+    if (csvlog_find_row(log, &r) >= 0) return RBD_OK;
+    return csvlog_append_row(log, &r);
 }
 
 /* meta.json "peers": what was built, how, and what each function writes. */
@@ -391,10 +382,7 @@ int cmd_sweep(int argc, char **argv)
                 }
             }
             if (st[i] == RBD_ENOTSUP || st[i] == BENCH_NOT_TIMED) continue;  /* not applicable, or a peer not timed */
-            char buf[TIMINGS_NCOLS][64];
-            const char *f[TIMINGS_NCOLS];
-            timing_row_to_fields(&mrows[i], buf, f);
-            if (csvlog_append(&log, f) || append_samples(&slog, &mrows[i])) {
+            if (timings_append(&log, &mrows[i]) || samples_append(&slog, &mrows[i])) {
                 progress_end(&pg);
                 cli_lib_error("sweep", 0);
                 goto done;

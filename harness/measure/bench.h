@@ -105,7 +105,7 @@ int crossover_run(const rbd_method *A, const rbd_method *B, double bf, const swe
 /* Appends pr's probes to crossover_probes.csv (log opened with
  * crossover_probes_cols). */
 int crossover_log_probes(csvlog *log, const char *A, const char *B, double bf, const xo_probes *pr);
-/* The fields of one crossover.csv row (key A, B, bf, range). */
-int crossover_row_fields(const char *A, const char *B, double bf, const xo_opts *xo, const xo_result *r,
-                         char buf[11][64], const char *fields[11]);
+/* One crossover.csv row (key A, B, bf, range) of a search's result. */
+void crossover_row_make(const char *A, const char *B, double bf, const xo_opts *xo, const xo_result *r,
+                        crossover_row *row);
 #endif

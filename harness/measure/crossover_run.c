@@ -141,43 +141,43 @@ int crossover_run(const rbd_method *A, const rbd_method *B, double bf, const swe
     return rc;
 }
 
-int crossover_row_fields(const char *A, const char *B, double bf, const xo_opts *xo, const xo_result *r,
-                         char buf[11][64], const char *f[11])
+void crossover_row_make(const char *A, const char *B, double bf, const xo_opts *xo, const xo_result *r,
+                        crossover_row *row)
 {
-    f[0] = A;
-    f[1] = B;
-    for (int k = 2; k < 11; k++) { buf[k][0] = 0; f[k] = buf[k]; }
-    snprintf(buf[2], 64, "%g", bf);
-    snprintf(buf[3], 64, "%d:%d", xo->lo, xo->hi);
-    if (r->status == XO_FOUND || r->status == XO_AT_LO) snprintf(buf[4], 64, "%d", r->n_cross);
-    snprintf(buf[5], 64, "%d", r->lo);
-    snprintf(buf[6], 64, "%d", r->hi);
-    if (r->status == XO_UNRESOLVED) snprintf(buf[7], 64, "unresolved@%d", r->n_cross);
-    else snprintf(buf[7], 64, "%s", xo_status_name(r->status));
-    snprintf(buf[8], 64, "%d", r->probes);
-    snprintf(buf[9], 64, "%d", r->reps);
-    snprintf(buf[10], 64, "%.4f", r->confidence);
-    return 0;
+    memset(row, 0, sizeof *row);
+    snprintf(row->A, sizeof row->A, "%s", A);
+    snprintf(row->B, sizeof row->B, "%s", B);
+    row->bf = bf;
+    snprintf(row->range, sizeof row->range, "%d:%d", xo->lo, xo->hi);
+    row->N_cross = r->status == XO_FOUND || r->status == XO_AT_LO ? r->n_cross : NAN;
+    row->bracket_lo = r->lo;
+    row->bracket_hi = r->hi;
+    if (r->status == XO_UNRESOLVED) snprintf(row->status, sizeof row->status, "unresolved@%d", r->n_cross);
+    else snprintf(row->status, sizeof row->status, "%s", xo_status_name(r->status));
+    row->probes = r->probes;
+    row->repetitions = r->reps;
+    row->confidence = r->confidence;
 }
 
 int crossover_log_probes(csvlog *log, const char *A, const char *B, double bf, const xo_probes *pr)
 {
     for (int k = 0; k < pr->n; k++) {
         const xo_probe_stat *p = &pr->p[k];
-        char buf[CROSSOVER_PROBES_NCOLS][64];
-        const char *f[CROSSOVER_PROBES_NCOLS] = { A, B };
-        for (int i = 2; i < CROSSOVER_PROBES_NCOLS; i++) f[i] = buf[i];
-        snprintf(buf[2], 64, "%g", bf);
-        snprintf(buf[3], 64, "%d", p->N);
-        snprintf(buf[4], 64, "%d", p->pairs);
-        snprintf(buf[5], 64, "%.6g", p->ta);
-        snprintf(buf[6], 64, "%.6g", p->tb);
-        snprintf(buf[7], 64, "%.6g", p->ratio);
-        snprintf(buf[8], 64, "%.6g", p->q1);
-        snprintf(buf[9], 64, "%.6g", p->q3);
-        snprintf(buf[10], 64, "%d", p->a_faster);
-        if (csvlog_find(log, f) >= 0) continue;
-        int rc = csvlog_append(log, f);
+        probe_row row;
+        memset(&row, 0, sizeof row);
+        snprintf(row.A, sizeof row.A, "%s", A);
+        snprintf(row.B, sizeof row.B, "%s", B);
+        row.bf = bf;
+        row.N = p->N;
+        row.pairs = p->pairs;
+        row.tA_median_ns = p->ta;
+        row.tB_median_ns = p->tb;
+        row.ratio_BA = p->ratio;
+        row.ratio_q1 = p->q1;
+        row.ratio_q3 = p->q3;
+        row.A_faster = p->a_faster;
+        if (csvlog_find_row(log, &row) >= 0) continue;
+        int rc = csvlog_append_row(log, &row);
         if (rc) return rc;
     }
     return RBD_OK;

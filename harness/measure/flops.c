@@ -95,6 +95,16 @@ static double minv(const flops_tree *t)
     return 742 * N + 71 * P + 66 * n * (n + 1) / 2;
 }
 
+/* CRBA (RBDA Table 6.2), body frame: per body X_i 63 and F = Ic_i S_i 66;
+ * per non-root body Ic_p += X^T Ic_i X on (m, h, Ib) 174 + 13 (the add);
+ * per pair (i, k in nu(i)) M_ik = S_i^T F_k 11, and F_k carried to i's
+ * parent, X^T f 42, for every non-root i (P - N such carries). */
+static double crba(const flops_tree *t)
+{
+    double N = (double)t->N, P = (double)t->P, R = (double)t->R;
+    return (63 + 66) * N + 187 * (N - R) + 11 * P + 42 * (P - N);
+}
+
 /* FDSVA (paper Sec. IV, Table II): qdd by the ABA, IDSVA at (q, qd, qdd),
  * M^-1, then eq. (5) dqdd/du = -M^-1 dID/du for the 2 nv columns u = q, qd:
  * DMM: one n x n times n x 2n product, 4 n^3 (same flops with BLAS or a
@@ -114,6 +124,7 @@ double flops_per_call(const char *name, const flops_tree *t)
     if (!strcmp(name, "rnea")) return rnea(t);
     if (!strcmp(name, "aba")) return aba(t);
     if (!strcmp(name, "minv")) return minv(t);
+    if (!strcmp(name, "crba")) return crba(t);
     if (!strcmp(name, "idsva")) return idsva(t);
     if (!strcmp(name, "rneacr")) return rneacr(t);
     if (!strcmp(name, "fdsva-dmm") || !strcmp(name, "fdsva-dmm-loop")) return fdsva_common(t) + 4 * n * n * n;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/text.h"
 #include "rbdiff/method.h"
 #include "plan/modelspec.h"
 #include "peers/peer.h"
@@ -107,10 +108,8 @@ static int next_token(const char **s, char *tok, size_t len)
 
 static int to_num(const char *tok, double *x)
 {
-    char *end;
-    errno = 0;
-    *x = strtod(tok, &end);
-    return *tok && !*end && !errno && isfinite(*x);
+    *x = NAN;
+    return rbd_text_number(tok, strlen(tok), x) == RBD_OK;     /* the one rule (model/text.h) */
 }
 
 /* More entries than anyone sweeps: a range such as 1:1000000000 is a typo,
@@ -376,7 +375,7 @@ int sweep_config_set(sweep_config *c, const char *key, const char *v, const char
     if (!repeatable && (c->seen & (1u << k))) return rbd_fail(RBD_EPARSE, "%s: key '%s' given twice", where, key);
     c->seen |= 1u << k;
     if (!*v) return rbd_fail(RBD_EPARSE, "%s: %s: no value", where, key);
-    double x;
+    double x = 0;
     int rc;
     switch (k) {
     case 0:

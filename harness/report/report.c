@@ -9,17 +9,14 @@
 #include "report/report_accuracy.h"
 #include "report/report_ratios.h"
 #include "store/results.h"
+#include "store/timing_index.h"
 
 typedef struct {
     const timing_row *rows;
     int n;
     const char *dir;
+    timing_index x;         /* rows found by bisection: O(n log n) for n rows */
 } tables_ctx;
-
-static int cmp_int(const void *a, const void *b)
-{
-    return *(const int *)a - *(const int *)b;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -57,7 +54,7 @@ static void opt_cell(FILE *f, const char *fmt, double x)
  * the same settings).  Not of the dgemm of the same n: at small n dgemm
  * runs far below its rate (2 flops at n = 1), which made the column read
  * up to 26,000 %. */
-static void write_rates(FILE *f, const timing_row *rows, int n)
+static void write_rates(FILE *f, const timing_row *rows, int n, const timing_index *x)
 {
     int any = 0;
     for (int k = 0; k < n && !any; k++)
@@ -82,9 +79,8 @@ static void write_rates(FILE *f, const timing_row *rows, int n)
     for (int k = 0; k < n; k++) {
         const timing_row *r = &rows[k];
         if (!isfinite(r->instructions) && !isfinite(r->flops) && !isfinite(r->fp_ops)) continue;
-        int largest = 1;   /* autoTree: the largest N of its bf only; timings.csv has every row */
-        for (int j = 0; j < n && largest && isfinite(r->bf); j++) largest = !(rows[j].bf == r->bf && rows[j].N > r->N);
-        if (!largest) continue;
+        /* autoTree: the largest N of its bf only; timings.csv has every row */
+        if (isfinite(r->bf) && r->N < timing_index_max_N(x, r->bf)) continue;
         double rate = r->flops / r->median_ns;
         double frac = peak ? 100 * rate / (peak->flops / peak->median_ns) : NAN;
         fprintf(f, "| %s | %s | %.4g |", r->method, r->model, r->median_ns / 1e3);
@@ -102,11 +98,9 @@ static void write_rates(FILE *f, const timing_row *rows, int n)
  * base algorithms (with the roofline dgemm), then each peer's functions.
  * One table of 42 columns (every method, base algorithm and peer function)
  * did not fit a screen (issue 29); a group is at most 14. */
-static int group_of(const timing_row *rows, int n, const char *method, char *peer, size_t len)
+static int group_of(const tables_ctx *c, const char *method, char *peer, size_t len)
 {
-    const timing_row *r = NULL;
-    for (int k = 0; k < n && !r; k++)
-        if (!strcmp(rows[k].method, method)) r = &rows[k];
+    const timing_row *r = timing_index_of_method(&c->x, method);
     if (!r) return 3;
     if (!strcmp(r->kind, "ID")) return 0;
     if (!strcmp(r->kind, "FD")) return 1;
@@ -123,7 +117,7 @@ static int group_methods(const tables_ctx *c, const char **meth, int nm, int g, 
     int ns = 0;
     for (int m = 0; m < nm; m++) {
         char p[64] = "";
-        if (group_of(c->rows, c->n, meth[m], p, sizeof p) == g && (g < 3 || !strcmp(p, peer))) sub[ns++] = meth[m];
+        if (group_of(c, meth[m], p, sizeof p) == g && (g < 3 || !strcmp(p, peer))) sub[ns++] = meth[m];
     }
     return ns;
 }
@@ -138,12 +132,7 @@ static void bf_table(FILE *f, const tables_ctx *c, double bf, const int *Ns, int
     fputc('\n', f);
     for (int i = 0; i < nN; i++) {
         fprintf(f, "| %d |", Ns[i]);
-        for (int m = 0; m < ns; m++) {
-            const timing_row *hit = NULL;
-            for (int k = 0; k < c->n && !hit; k++)
-                if (c->rows[k].bf == bf && c->rows[k].N == Ns[i] && !strcmp(c->rows[k].method, sub[m])) hit = &c->rows[k];
-            cell(f, hit);
-        }
+        for (int m = 0; m < ns; m++) cell(f, timing_index_find_bnm(&c->x, bf, Ns[i], sub[m]));
         fputc('\n', f);
     }
 }
@@ -151,20 +140,13 @@ static void bf_table(FILE *f, const tables_ctx *c, double bf, const int *Ns, int
 /* "## bf = 2" and a table per column group present. */
 static void bf_section(FILE *f, const tables_ctx *c, double bf, int *Ns, const char **meth, int nm, const char **sub)
 {
-    int nN = 0;
-    for (int k = 0; k < c->n; k++) {
-        if (c->rows[k].bf != bf) continue;
-        int j = 0;
-        while (j < nN && Ns[j] != c->rows[k].N) j++;
-        if (j == nN) Ns[nN++] = c->rows[k].N;
-    }
-    qsort(Ns, (size_t)nN, sizeof *Ns, cmp_int);
+    int nN = timing_index_Ns(&c->x, bf, Ns);
     fprintf(f, "\n## bf = %g%s\n", bf, bf == 1 ? " (serial chain)" : "");
     char peers[4][64];
     int np = 0;
     for (int m = 0; m < nm; m++) {
         char p[64] = "";
-        if (group_of(c->rows, c->n, meth[m], p, sizeof p) != 3 || !*p) continue;
+        if (group_of(c, meth[m], p, sizeof p) != 3 || !*p) continue;
         int j = 0;
         while (j < np && strcmp(peers[j], p)) j++;
         if (j == np && np < 4) snprintf(peers[np++], sizeof peers[0], "%s", p);
@@ -177,37 +159,47 @@ static void bf_section(FILE *f, const tables_ctx *c, double bf, int *Ns, const c
     }
 }
 
-/* "## Other models": one row per model, the methods timed on them. */
-static void others_section(FILE *f, const tables_ctx *c, const char **meth, int nm)
+static int cmp_model_pos(const void *pa, const void *pb)
 {
-    int no = 0;   /* the methods timed on these models (robot_methods may leave most out) */
-    for (int m = 0; m < nm; m++) {
-        int any = 0;
-        for (int k = 0; k < c->n && !any; k++) any = !isfinite(c->rows[k].bf) && !strcmp(c->rows[k].method, meth[m]);
-        if (any) meth[no++] = meth[m];
-    }
-    nm = no;
+    const timing_row *a = *(const timing_row *const *)pa, *b = *(const timing_row *const *)pb;
+    int c = strcmp(a->model, b->model);
+    return c ? c : (a > b) - (a < b);
+}
+
+/* "## Other models": one row per model in order of first appearance, the
+ * methods timed on them (robot_methods may leave most out). */
+static int others_section(FILE *f, const tables_ctx *c, const char **meth, int nm)
+{
+    const timing_row **o = malloc(sizeof *o * ((size_t)c->n + 1));
+    char *first = calloc((size_t)c->n + 1, 1), *timed = calloc((size_t)nm + 1, 1);
+    if (!o || !first || !timed) { free(o); free(first); free(timed); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    int no = 0;
+    for (int k = 0; k < c->n; k++)
+        if (!isfinite(c->rows[k].bf)) o[no++] = &c->rows[k];
+    qsort(o, (size_t)no, sizeof *o, cmp_model_pos);
+    for (int k = 0; k < no; k++)
+        if (!k || strcmp(o[k - 1]->model, o[k]->model)) first[o[k] - c->rows] = 1;
+    for (int k = 0; k < no; k++)
+        for (int m = 0; m < nm; m++) timed[m] |= !strcmp(o[k]->method, meth[m]);
+    int nt = 0;
+    for (int m = 0; m < nm; m++)
+        if (timed[m]) meth[nt++] = meth[m];
     fputs("\n## Other models\n\n| model | nq | nv |", f);
-    for (int m = 0; m < nm; m++) fprintf(f, " %s |", meth[m]);
+    for (int m = 0; m < nt; m++) fprintf(f, " %s |", meth[m]);
     fputs("\n|---|---:|---:|", f);
-    for (int m = 0; m < nm; m++) fputs("---:|", f);
+    for (int m = 0; m < nt; m++) fputs("---:|", f);
     fputc('\n', f);
     for (int k = 0; k < c->n; k++) {
         const timing_row *r = &c->rows[k];
-        if (isfinite(r->bf)) continue;
-        int seen = 0;
-        for (int j = 0; j < k && !seen; j++) seen = !isfinite(c->rows[j].bf) && !strcmp(c->rows[j].model, r->model);
-        if (seen) continue;
+        if (!first[k]) continue;
         fprintf(f, "| %s | %d | %d |", r->model, r->nq, r->nv);
-        for (int m = 0; m < nm; m++) {
-            const timing_row *hit = NULL;
-            for (int j = 0; j < c->n && !hit; j++)
-                if (!isfinite(c->rows[j].bf) && !strcmp(c->rows[j].model, r->model) && !strcmp(c->rows[j].method, meth[m]))
-                    hit = &c->rows[j];
-            cell(f, hit);
-        }
+        for (int m = 0; m < nt; m++) cell(f, timing_index_find(&c->x, meth[m], r->model));
         fputc('\n', f);
     }
+    free(o);
+    free(first);
+    free(timed);
+    return RBD_OK;
 }
 
 static int write_tables(FILE *f, void *p)
@@ -236,13 +228,14 @@ static int write_tables(FILE *f, void *p)
           "Median over the timed batches of the wall time per call (timings.csv has min, quartiles and "
           "counters). autoTree models with the skew and taper in timings.csv.\n", f);
     for (int b = 0; b < nbf; b++) bf_section(f, c, bfs[b], Ns, meth, nm, sub);
-    if (others) others_section(f, c, meth, nm);
+    int rc = others ? others_section(f, c, meth, nm) : RBD_OK;
     free(meth), free(sub), free(bfs), free(Ns);
+    if (rc) return rc;
     report_ratios(f, c->rows, c->n);
     /* the accuracy audit's summary, when the run has one */
     csvlog acc;
     int present = 0;
-    int rc = accuracy_read(c->dir, &acc, &present);
+    rc = accuracy_read(c->dir, &acc, &present);
     if (rc) return rc;
     if (present) {
         csvlog cond;
@@ -253,7 +246,7 @@ static int write_tables(FILE *f, void *p)
         csvlog_close(&acc);
         if (have_cond) csvlog_close(&cond);
     }
-    write_rates(f, c->rows, c->n);
+    write_rates(f, c->rows, c->n, &c->x);
     return RBD_OK;
 }
 
@@ -261,8 +254,10 @@ int report_write_tables(const char *dir, const timing_row *rows, int n)
 {
     char *path = results_path(dir, "tables.md");
     if (!path) return rbd_fail(RBD_ENOMEM, "out of memory");
-    tables_ctx c = { rows, n, dir };
-    int rc = atomic_write(path, write_tables, &c);
+    tables_ctx c = { rows, n, dir, { NULL, NULL, 0, 0 } };
+    int rc = timing_index_build(rows, n, &c.x);
+    if (!rc) rc = atomic_write(path, write_tables, &c);
+    timing_index_free(&c.x);
     free(path);
     return rc;
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "rbdiff/rbd.h"
 #include "report/report_claims.h"
 #include "report/report_ratios.h"
@@ -27,6 +28,11 @@ int claims_read(const char *path, claim **out, int *n)
 {
     FILE *f = fopen(path, "r");
     if (!f) return rbd_fail(RBD_EIO, "%s: cannot read the claims: %s", path, strerror(errno));
+    struct stat st;     /* a directory opens and reads as no claims at all */
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return rbd_fail(RBD_EPARSE, "%s: is a directory, not a claims file", path);
+    }
     claim *c = NULL;
     int k = 0, cap = 0, line = 0, rc = RBD_OK;
     char buf[2048];
@@ -75,10 +81,11 @@ int claims_read(const char *path, claim **out, int *n)
     return RBD_OK;
 }
 
-/* WHERE: N=100 | N>=2 | N=2..500, bf=1 | bf=*, robot=NAME | robot=A|B|.. | robot=* */
+/* WHERE: N=100 | N>=2 | N=2..500, bf=1 | bf=*, skew=X (accuracy: the autoTree
+ * skew of the model spec, 0 where it names none), robot=NAME | robot=A|B|.. | robot=* */
 typedef struct {
-    int Nlo, Nhi, robot, any_bf;
-    double bf;
+    int Nlo, Nhi, robot, any_bf, has_skew;
+    double bf, skew;
     char name[64];
 } where_t;
 
@@ -97,10 +104,18 @@ static int parse_where(const char *w, where_t *o)
         else if (sscanf(t, "N=%d", &a) == 1) o->Nlo = o->Nhi = a;
         else if (!strcmp(t, "bf=*")) o->any_bf = 1;
         else if (!strncmp(t, "bf=", 3)) { o->any_bf = 0; o->bf = atof(t + 3); }
+        else if (!strncmp(t, "skew=", 5)) { o->has_skew = 1; o->skew = atof(t + 5); }
         else if (!strncmp(t, "robot=", 6)) { o->robot = 1; snprintf(o->name, sizeof o->name, "%s", t + 6); }
-        else return rbd_fail(RBD_EPARSE, "where: '%s' is not N=.., N>=.., N=a..b, bf=.. or robot=..", t);
+        else return rbd_fail(RBD_EPARSE, "where: '%s' is not N=.., N>=.., N=a..b, bf=.., skew=.. or robot=..", t);
     }
     return RBD_OK;
+}
+
+/* The skew of an autoTree spec (0, autoTree's default, where it names none). */
+static double spec_skew(const char *spec)
+{
+    const char *p = strstr(spec, "skew=");
+    return p ? atof(p + 5) : 0.0;
 }
 
 /* 1 if the model spec is one of the robots NAME or A|B|C (tests/models/NAME.urdf), or any for "*" */
@@ -264,37 +279,37 @@ claim_verdict claim_check(const claim *c, const claim_data *run, const claim_dat
         return CLAIM_DIFFERS;
     }
     if (!strcmp(kind, "crossover")) {
-        const csvlog *t = d->crossover;
-        for (int i = 0; t && i < t->nrows; i++) {
-            char *const *r = t->rows[i];
-            if (strcmp(r[0], c->A) || strcmp(r[1], c->B) || (!w.any_bf && atof(r[2]) != w.bf)) continue;
-            if (*r[4]) {
-                snprintf(measured, mlen, "%s", r[4]);
-                return against(atof(r[4]), paper, tol, c, verdict, vlen, "%.0f");
+        for (int i = 0; i < d->ncrossover; i++) {
+            const crossover_row *r = &d->crossover[i];
+            if (strcmp(r->A, c->A) || strcmp(r->B, c->B) || (!w.any_bf && r->bf != w.bf)) continue;
+            if (isfinite(r->N_cross)) {
+                snprintf(measured, mlen, "%.0f", r->N_cross);
+                return against(r->N_cross, paper, tol, c, verdict, vlen, "%.0f");
             }
-            if (!strcmp(r[7], "none")) {
-                snprintf(measured, mlen, "none up to %s", r[6]);
-                snprintf(verdict, vlen, "differs: %s not faster anywhere up to N = %s (range %s) against the paper's "
-                         "%g%s%s", c->A, r[6], r[3], paper, strcmp(c->setup, "-") ? "; " : "",
+            if (!strcmp(r->status, "none")) {
+                snprintf(measured, mlen, "none up to %d", r->bracket_hi);
+                snprintf(verdict, vlen, "differs: %s not faster anywhere up to N = %d (range %s) against the paper's "
+                         "%g%s%s", c->A, r->bracket_hi, r->range, paper, strcmp(c->setup, "-") ? "; " : "",
                          strcmp(c->setup, "-") ? c->setup : "");
                 return CLAIM_DIFFERS;
             }
             /* unresolved: the crossover lies in the bracket; a verdict only if the whole bracket says one */
-            double lo = atof(r[5]), hi = atof(r[6]);
-            snprintf(measured, mlen, "unresolved in [%s, %s]", r[5], r[6]);
+            int blo = r->bracket_lo, bhi = r->bracket_hi;
+            double lo = blo, hi = bhi;
+            snprintf(measured, mlen, "unresolved in [%d, %d]", blo, bhi);
             if (lo >= paper / tol && hi <= paper * tol) {
-                snprintf(verdict, vlen, "reproduced: the whole bracket [%s, %s] (noise left it unresolved) is within "
-                         "x%g of the paper's %g", r[5], r[6], tol, paper);
+                snprintf(verdict, vlen, "reproduced: the whole bracket [%d, %d] (noise left it unresolved) is within "
+                         "x%g of the paper's %g", blo, bhi, tol, paper);
                 return CLAIM_REPRODUCED;
             }
             if (hi >= paper / tol && lo <= paper * tol) {
-                snprintf(verdict, vlen, "not measured: the search stayed unresolved in [%s, %s], which holds the "
-                         "paper's %g (x%g); noise prevented a decision (rerun on a quieter machine)", r[5], r[6], paper,
+                snprintf(verdict, vlen, "not measured: the search stayed unresolved in [%d, %d], which holds the "
+                         "paper's %g (x%g); noise prevented a decision (rerun on a quieter machine)", blo, bhi, paper,
                          tol);
                 return CLAIM_NOT_MEASURED;
             }
-            snprintf(verdict, vlen, "differs: the bracket [%s, %s] (unresolved) against the paper's %g (x%.2g: %s)%s%s",
-                     r[5], r[6], paper, sqrt(lo * hi) / paper, direction(c, sqrt(lo * hi) / paper),
+            snprintf(verdict, vlen, "differs: the bracket [%d, %d] (unresolved) against the paper's %g (x%.2g: %s)%s%s",
+                     blo, bhi, paper, sqrt(lo * hi) / paper, direction(c, sqrt(lo * hi) / paper),
                      strcmp(c->setup, "-") ? "; " : "", strcmp(c->setup, "-") ? c->setup : "");
             return CLAIM_DIFFERS;
         }
@@ -302,15 +317,15 @@ claim_verdict claim_check(const claim *c, const claim_data *run, const claim_dat
         return CLAIM_NOT_MEASURED;
     }
     /* accuracy: the worst rms_rel of method A, output B at the models of WHERE */
-    const csvlog *t = d->accuracy;
     double worst = -1;
-    for (int i = 0; t && i < t->nrows; i++) {
-        char *const *r = t->rows[i];
-        if (strcmp(r[0], c->A) || strcmp(r[1], c->B)) continue;
+    for (int i = 0; i < d->naccuracy; i++) {
+        const accuracy_row *r = &d->accuracy[i];
+        if (strcmp(r->method, c->A) || strcmp(r->output, c->B)) continue;
         int in = 0;
-        if (w.robot) in = !*r[3] && robot_match(r[2], w.name);
-        else in = *r[3] && atoi(r[4]) >= w.Nlo && atoi(r[4]) <= w.Nhi && (w.any_bf || atof(r[3]) == w.bf);
-        if (in && atof(r[7]) > worst) worst = atof(r[7]);
+        if (w.robot) in = !isfinite(r->bf) && robot_match(r->model, w.name);
+        else in = isfinite(r->bf) && r->N >= w.Nlo && r->N <= w.Nhi && (w.any_bf || r->bf == w.bf) &&
+                  (!w.has_skew || fabs(spec_skew(r->model) - w.skew) < 1e-12);
+        if (in && r->rms_rel > worst) worst = r->rms_rel;
     }
     if (worst < 0) {
         snprintf(verdict, vlen, "not measured: no accuracy rows of %s, %s at %s", c->A, c->B, c->where);

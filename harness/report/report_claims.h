@@ -16,8 +16,10 @@ typedef struct {
 typedef struct {
     const timing_row *rows;
     int nrows;
-    const csvlog *crossover;    /* crossover.csv */
-    const csvlog *accuracy;     /* accuracy.csv */
+    const crossover_row *crossover;     /* crossover.csv */
+    int ncrossover;
+    const accuracy_row *accuracy;       /* accuracy.csv */
+    int naccuracy;
 } claim_data;
 
 /* Reads the claims file; errors name file:line and the field.  *out is

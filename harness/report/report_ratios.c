@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/report_ratios.h"
+#include "store/timing_index.h"
 #include "measure/timing.h"
 
 int report_paired_q(const timing_row *r, const timing_row *b, double *ratio, double *q1, double *q3,
@@ -41,7 +42,8 @@ int report_vs_peer(const timing_row *ours, const timing_row *peer, double *ratio
 }
 
 /* Rows of the methods in meth[] (by name) and the baseline's model rows. */
-static void ratio_rows(FILE *f, const timing_row *rows, int n, const char *base, const char **meth, int nm)
+static void ratio_rows(FILE *f, const timing_row *rows, int n, const timing_index *x, const char *base,
+                       const char **meth, int nm)
 {
     for (int k = 0; k < n; k++) {
         const timing_row *b = &rows[k];
@@ -49,7 +51,7 @@ static void ratio_rows(FILE *f, const timing_row *rows, int n, const char *base,
         const char *model = b->model + (strncmp(b->model, "autotree:", 9) ? 0 : 9);
         fprintf(f, "| %s | %d |", model, b->nv);
         for (int m = 0; m < nm; m++) {
-            const timing_row *r = timing_rows_find(rows, n, meth[m], b->model);
+            const timing_row *r = timing_index_find(x, meth[m], b->model);
             double q;
             int w, K = r ? report_paired(r, b, &q, &w) : 0;
             if (K && isfinite(q)) fprintf(f, " %.3g (%d/%d) |", q, w, K);
@@ -60,7 +62,7 @@ static void ratio_rows(FILE *f, const timing_row *rows, int n, const char *base,
 }
 
 /* Fig. 7: t(DMM flavour) / t(fdsva-aza), above 1 where AZA is faster. */
-static void table_fig7(FILE *f, const timing_row *rows, int n)
+static void table_fig7(FILE *f, const timing_row *rows, int n, const timing_index *x)
 {
     static const char *const dmm[] = { "fdsva-dmm", "fdsva-dmm-loop" };
     const char *meth[2];
@@ -80,10 +82,10 @@ static void table_fig7(FILE *f, const timing_row *rows, int n)
     fputs("\n|---|---:|", f);
     for (int m = 0; m < nm; m++) fputs("---:|", f);
     fputc('\n', f);
-    ratio_rows(f, rows, n, "fdsva-aza", meth, nm);
+    ratio_rows(f, rows, n, x, "fdsva-aza", meth, nm);
 }
 
-static void table(FILE *f, const timing_row *rows, int n, const char *kind, const char *base)
+static void table(FILE *f, const timing_row *rows, int n, const timing_index *x, const char *kind, const char *base)
 {
     const char **meth = malloc(sizeof *meth * ((size_t)n + 1));
     if (!meth) return;
@@ -104,13 +106,16 @@ static void table(FILE *f, const timing_row *rows, int n, const char *kind, cons
     fputs("\n|---|---:|", f);
     for (int m = 0; m < nm; m++) fputs("---:|", f);
     fputc('\n', f);
-    ratio_rows(f, rows, n, base, meth, nm);
+    ratio_rows(f, rows, n, x, base, meth, nm);
     free(meth);
 }
 
 void report_ratios(FILE *f, const timing_row *rows, int n)
 {
-    table(f, rows, n, "ID", "idsva");
-    table(f, rows, n, "FD", "fdsva");
-    table_fig7(f, rows, n);
+    timing_index x;
+    if (timing_index_build(rows, n, &x)) return;
+    table(f, rows, n, &x, "ID", "idsva");
+    table(f, rows, n, &x, "FD", "fdsva");
+    table_fig7(f, rows, n, &x);
+    timing_index_free(&x);
 }

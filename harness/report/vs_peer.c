@@ -108,13 +108,20 @@ static const char *meta_str(const vs_ctx *c, const char *key)
     return s ? s : "(not recorded)";
 }
 
-/* peer_checks.csv row of fn on model, or NULL. */
-static char **check_of(const vs_ctx *c, const char *fn, const char *model)
+/* Row r of peer_checks.csv, typed. */
+static void check_row(const vs_ctx *c, int r, peer_check_row *out)
 {
-    if (!c->have_checks) return NULL;
+    csv_row_decode(peer_checks_cols, PEER_CHECKS_NCOLS, c->checks.rows[r], out);
+}
+
+/* The peer_checks.csv row of fn on model into *out; 0 when there is none. */
+static int check_of(const vs_ctx *c, const char *fn, const char *model, peer_check_row *out)
+{
+    if (!c->have_checks) return 0;
     const char *key[2] = { fn, model };
     int r = csvlog_find(&c->checks, key);
-    return r >= 0 ? c->checks.rows[r] : NULL;
+    if (r >= 0) check_row(c, r, out);
+    return r >= 0;
 }
 
 static void header(FILE *f, const vs_ctx *c, const char *first)
@@ -135,8 +142,8 @@ static void cell(FILE *f, const vs_ctx *c, const fn_info *fi, const timing_row *
     double q;
     int w, K = p && o ? report_vs_peer(o, p, &q, &w) : 0;
     if (!K) {
-        char **chk = check_of(c, fi->row, model);
-        fputs(chk && !strcmp(chk[6], "no") ? " not timed |" : " - |", f);
+        peer_check_row chk;
+        fputs(check_of(c, fi->row, model, &chk) && !strcmp(chk.timed, "no") ? " not timed |" : " - |", f);
         return;
     }
     double t = target(c->peer, fi->ours, fi->row, p);
@@ -236,9 +243,10 @@ static void writes_table(FILE *f, const vs_ctx *c)
         double worst = -1;
         int checked = 0;
         for (int r = 0; c->have_checks && r < c->checks.nrows; r++) {
-            char **row = c->checks.rows[r];
-            if (strcmp(row[0], fi->row) || !*row[4]) continue;
-            double e = atof(row[4]);
+            peer_check_row row;
+            check_row(c, r, &row);
+            if (strcmp(row.function, fi->row) || !isfinite(row.err)) continue;
+            double e = row.err;
             checked++;
             if (e > worst) worst = e;
         }
@@ -252,11 +260,12 @@ static void not_timed(FILE *f, const vs_ctx *c)
 {
     int any = 0;
     for (int r = 0; c->have_checks && r < c->checks.nrows; r++) {
-        char **row = c->checks.rows[r];
-        if (strncmp(row[0], c->peer, strlen(c->peer)) || strcmp(row[6], "no")) continue;
+        peer_check_row row;
+        check_row(c, r, &row);
+        if (strncmp(row.function, c->peer, strlen(c->peer)) || strcmp(row.timed, "no")) continue;
         if (!any++) fputs("\n## Not timed\n\nA peer function is timed on a model only when its outputs agree "
                           "with ours there (peer_checks.csv).\n\n| peer function | model | why |\n|---|---|---|\n", f);
-        fprintf(f, "| %s | %s | %s |\n", row[0], row[1], row[7]);
+        fprintf(f, "| %s | %s | %s |\n", row.function, row.model, row.detail);
     }
 }
 

@@ -1,5 +1,7 @@
 /* Append-only CSV tables with validation and resume. */
 #include <errno.h>
+#include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,27 +61,96 @@ void csv_write_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* Errors name file:line:column and the column's name. */
 static int check_field(const csvlog *t, int line, int c, const char *s)
 {
     const csv_col *col = &t->cols[c];
     char *end;
-    if (col->type == CSV_OPTNUM && !*s) return RBD_OK;
+    if ((col->type == CSV_OPTNUM || col->type == CSV_OPTINT) && !*s) return RBD_OK;
     if (col->type == CSV_STR) {
-        if (!*s) return rbd_fail(RBD_EPARSE, "%s:%d: field '%s' is empty", t->path, line, col->name);
+        if (!*s) return rbd_fail(RBD_EPARSE, "%s:%d:%d: field '%s' is empty", t->path, line, c + 1, col->name);
+        if (col->size && strlen(s) >= col->size)
+            return rbd_fail(RBD_EPARSE, "%s:%d:%d: field '%s' is longer than %zu characters", t->path, line, c + 1,
+                            col->name, col->size - 1);
         return RBD_OK;
     }
     errno = 0;
-    if (col->type == CSV_INT) {
+    double x;
+    if (col->type == CSV_INT || col->type == CSV_OPTINT) {
         long v = strtol(s, &end, 10);
-        (void)v;
-        if (!*s || *end || errno)
-            return rbd_fail(RBD_EPARSE, "%s:%d: field '%s': '%s' is not a whole number", t->path, line, col->name, s);
-        return RBD_OK;
+        if (!*s || *end || errno || (col->size == sizeof(int) && (v > INT_MAX || v < INT_MIN)))
+            return rbd_fail(RBD_EPARSE, "%s:%d:%d: field '%s': '%s' is not a whole number", t->path, line, c + 1,
+                            col->name, s);
+        x = (double)v;
+    } else {
+        x = strtod(s, &end);
+        if (!*s || *end || errno || !isfinite(x))
+            return rbd_fail(RBD_EPARSE, "%s:%d:%d: field '%s': '%s' is not a finite number", t->path, line, c + 1,
+                            col->name, s);
     }
-    double x = strtod(s, &end);
-    if (!*s || *end || errno || !isfinite(x))
-        return rbd_fail(RBD_EPARSE, "%s:%d: field '%s': '%s' is not a finite number", t->path, line, col->name, s);
+    if ((col->flags & CSV_NONNEG) && x < 0)
+        return rbd_fail(RBD_EPARSE, "%s:%d:%d: field '%s': '%s' is negative", t->path, line, c + 1, col->name, s);
     return RBD_OK;
+}
+
+/* FNV-1a over the key fields, each ended by its NUL. */
+static size_t key_hash(const char *const *key, int nkey)
+{
+    size_t h = 1469598103934665603ull;
+    for (int c = 0; c < nkey; c++)
+        for (const unsigned char *p = (const unsigned char *)key[c];; p++) {
+            h = (h ^ *p) * 1099511628211ull;
+            if (!*p) break;
+        }
+    return h;
+}
+
+static int key_equal(const char *const *a, const char *const *b, int nkey)
+{
+    for (int c = 0; c < nkey; c++)
+        if (strcmp(a[c], b[c])) return 0;
+    return 1;
+}
+
+int csv_keyidx_find(const csv_keyidx *x, char **const *rows, int nkey, const char *const *key)
+{
+    if (!x->cap) return -1;
+    for (size_t i = key_hash(key, nkey) & (x->cap - 1);; i = (i + 1) & (x->cap - 1)) {
+        int r = x->slot[i] - 1;
+        if (r < 0) return -1;
+        if (key_equal((const char *const *)rows[r], key, nkey)) return r;
+    }
+}
+
+static void keyidx_put(csv_keyidx *x, char **const *rows, int nkey, int r)
+{
+    size_t i = key_hash((const char *const *)rows[r], nkey) & (x->cap - 1);
+    while (x->slot[i]) i = (i + 1) & (x->cap - 1);
+    x->slot[i] = r + 1;
+}
+
+int csv_keyidx_add(csv_keyidx *x, char **const *rows, int nkey, int r)
+{
+    if ((size_t)(r + 1) * 2 > x->cap) {     /* at most half full: short probes */
+        size_t cap = x->cap ? 2 * x->cap : 64;
+        while ((size_t)(r + 1) * 2 > cap) cap *= 2;
+        int *slot = calloc(cap, sizeof *slot);
+        if (!slot) return rbd_fail(RBD_ENOMEM, "out of memory");
+        csv_keyidx nx = { slot, cap };
+        for (size_t i = 0; i < x->cap; i++)
+            if (x->slot[i]) keyidx_put(&nx, rows, nkey, x->slot[i] - 1);
+        free(x->slot);
+        *x = nx;
+    }
+    keyidx_put(x, rows, nkey, r);
+    return RBD_OK;
+}
+
+void csv_keyidx_free(csv_keyidx *x)
+{
+    free(x->slot);
+    x->slot = NULL;
+    x->cap = 0;
 }
 
 static int add_row(csvlog *t, char **fields)
@@ -91,8 +162,10 @@ static int add_row(csvlog *t, char **fields)
         t->rows = r;
         t->caprows = cap;
     }
-    t->rows[t->nrows++] = fields;
-    return RBD_OK;
+    t->rows[t->nrows] = fields;
+    int rc = csv_keyidx_add(&t->idx, t->rows, t->nkey, t->nrows);
+    if (!rc) t->nrows++;
+    return rc;
 }
 
 static void free_fields(char **fields, int n)
@@ -109,7 +182,7 @@ static int short_ok(const csvlog *t, int n, int write)
 {
     if (write || n < t->nkey || n >= t->ncols) return 0;
     for (int c = n; c < t->ncols; c++)
-        if (t->cols[c].type != CSV_OPTNUM) return 0;
+        if (t->cols[c].type != CSV_OPTNUM && t->cols[c].type != CSV_OPTINT) return 0;
     return 1;
 }
 
@@ -146,8 +219,8 @@ static int load(csvlog *t, FILE *f, int *partial, int write)
         if (line == 1) {
             for (int c = 0; c < nfile && !rc; c++)
                 if (strcmp(fields[c], t->cols[c].name))
-                    rc = rbd_fail(RBD_EPARSE, "%s:1: header column %d is '%s', expected '%s'", t->path, c + 1,
-                                  fields[c], t->cols[c].name);
+                    rc = rbd_fail(RBD_EPARSE, "%s:1:%d: header column %d is '%s', expected '%s'", t->path, c + 1,
+                                  c + 1, fields[c], t->cols[c].name);
             free_fields(fields, n);
             if (rc) break;
         } else {
@@ -169,6 +242,7 @@ static FILE *open_read(const char *path, char **mem)
 {
     FILE *f = fopen(path, "r");
     if (f || errno != ENOENT) return f;
+    *mem = NULL;
     size_t pl = strlen(path);
     char *gz = malloc(pl + 4);
     if (!gz) return NULL;
@@ -212,6 +286,14 @@ static int open_common(csvlog *t, const char *path, const csv_col *cols, int nco
     FILE *f = write ? fopen(path, "a+") : open_read(path, &mem);
     if (!f && mem == (char *)-1) return RBD_EIO;    /* open_read's message */
     if (!f) return rbd_fail(RBD_EIO, "%s: cannot open: %s", path, strerror(errno));
+    /* a directory opens for reading and reads as empty: a table that is
+     * not a file is malformed input, not an empty set */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        free(mem);
+        return rbd_fail(RBD_EPARSE, "%s: is a directory, not a table", path);
+    }
     rewind(f);
     int partial;
     int rc = load(t, f, &partial, write);
@@ -283,12 +365,7 @@ int csvlog_read(csvlog *t, const char *path, const csv_col *cols, int ncols, int
 
 int csvlog_find(const csvlog *t, const char *const *key)
 {
-    for (int r = 0; r < t->nrows; r++) {
-        int same = 1;
-        for (int c = 0; c < t->nkey && same; c++) same = !strcmp(t->rows[r][c], key[c]);
-        if (same) return r;
-    }
-    return -1;
+    return csv_keyidx_find(&t->idx, t->rows, t->nkey, key);
 }
 
 int csvlog_col(const csvlog *t, const char *name)
@@ -327,6 +404,91 @@ void csvlog_close(csvlog *t)
     if (t->f) fclose(t->f);
     for (int r = 0; r < t->nrows; r++) free_fields(t->rows[r], t->ncols);
     free(t->rows);
+    csv_keyidx_free(&t->idx);
     free(t->path);
     memset(t, 0, sizeof *t);
+}
+
+void csv_row_decode(const csv_col *cols, int ncols, char *const *fields, void *row)
+{
+    for (int c = 0; c < ncols; c++) {
+        const csv_col *col = &cols[c];
+        char *at = (char *)row + col->offset;
+        const char *s = fields[c];
+        if (!col->size) continue;     /* a column with no field in the struct */
+        switch (col->type) {
+        case CSV_STR:
+            snprintf(at, col->size, "%s", s);
+            break;
+        case CSV_INT:
+        case CSV_OPTINT:
+            if (col->size == sizeof(long)) *(long *)(void *)at = strtol(s, NULL, 10);
+            else *(int *)(void *)at = (int)strtol(s, NULL, 10);
+            break;
+        case CSV_NUM:
+        case CSV_OPTNUM:
+            *(double *)(void *)at = *s ? strtod(s, NULL) : NAN;
+            break;
+        }
+    }
+}
+
+void csv_row_encode(const csv_col *cols, int ncols, const void *row, char (*buf)[64], const char **fields)
+{
+    for (int c = 0; c < ncols; c++) {
+        const csv_col *col = &cols[c];
+        const char *at = (const char *)row + col->offset;
+        buf[c][0] = 0;
+        fields[c] = buf[c];
+        if (col->type == CSV_STR) {
+            fields[c] = at;
+        } else if (col->type == CSV_INT || col->type == CSV_OPTINT) {
+            long v = col->size == sizeof(long) ? *(const long *)(const void *)at : *(const int *)(const void *)at;
+            snprintf(buf[c], 64, "%ld", v);
+        } else {
+            double x = *(const double *)(const void *)at;
+            if (isfinite(x)) snprintf(buf[c], 64, col->fmt ? col->fmt : "%.17g", x);
+            else if ((col->flags & CSV_DBLMAX) && !(col->type == CSV_OPTNUM && isnan(x)))
+                snprintf(buf[c], 64, "%.17g", DBL_MAX);
+            /* else empty: an optional number not measured (a required one
+             * is refused by csvlog_append) */
+        }
+    }
+}
+
+int csvlog_append_row(csvlog *t, const void *row)
+{
+    char (*buf)[64] = malloc(sizeof *buf * (size_t)t->ncols);
+    const char **f = malloc(sizeof *f * (size_t)t->ncols);
+    int rc = buf && f ? RBD_OK : rbd_fail(RBD_ENOMEM, "out of memory");
+    if (!rc) {
+        csv_row_encode(t->cols, t->ncols, row, buf, f);
+        rc = csvlog_append(t, f);
+    }
+    free(buf);
+    free(f);
+    return rc;
+}
+
+int csvlog_find_row(const csvlog *t, const void *row)
+{
+    char (*buf)[64] = malloc(sizeof *buf * (size_t)t->ncols);
+    const char **f = malloc(sizeof *f * (size_t)t->ncols);
+    int r = -1;
+    if (buf && f) {
+        csv_row_encode(t->cols, t->ncols, row, buf, f);
+        r = csvlog_find(t, f);
+    }
+    free(buf);
+    free(f);
+    return r;
+}
+
+int csvlog_rows(const csvlog *t, size_t size, void **rows)
+{
+    char *a = calloc((size_t)t->nrows + 1, size);
+    if (!a) return rbd_fail(RBD_ENOMEM, "out of memory");
+    for (int k = 0; k < t->nrows; k++) csv_row_decode(t->cols, t->ncols, t->rows[k], a + (size_t)k * size);
+    *rows = a;
+    return RBD_OK;
 }

@@ -10,52 +10,85 @@
 #include "store/atomicio.h"
 #include "store/results.h"
 
+#define T timing_row
 const csv_col timings_cols[TIMINGS_NCOLS] = {
-    { "method", CSV_STR }, { "kind", CSV_STR }, { "model", CSV_STR }, { "bf", CSV_OPTNUM }, { "N", CSV_INT },
-    { "nv", CSV_INT }, { "median_ns", CSV_NUM }, { "min_ns", CSV_NUM }, { "q1_ns", CSV_NUM }, { "q3_ns", CSV_NUM },
-    { "iqr_ns", CSV_NUM }, { "batches", CSV_INT }, { "calls_per_batch", CSV_INT }, { "instructions", CSV_OPTNUM },
-    { "cycles", CSV_OPTNUM }, { "nq", CSV_OPTNUM }, { "fp_ops", CSV_OPTNUM }, { "flops", CSV_OPTNUM },
+    CSV_COL_STR("method", T, method), CSV_COL_STR("kind", T, kind), CSV_COL_STR("model", T, model),
+    CSV_COL_OPTNUM("bf", T, bf, "%.17g"), CSV_COL_INT("N", T, N), CSV_COL_INT("nv", T, nv),
+    /* %.6g: ns per call carries no more than a few significant digits */
+    CSV_COL_NUM("median_ns", T, median_ns, "%.6g"), CSV_COL_NUM("min_ns", T, min_ns, "%.6g"),
+    CSV_COL_NUM("q1_ns", T, q1_ns, "%.6g"), CSV_COL_NUM("q3_ns", T, q3_ns, "%.6g"),
+    CSV_COL_NUM("iqr_ns", T, iqr_ns, "%.6g"), CSV_COL_INT("batches", T, batches),
+    CSV_COL_INT("calls_per_batch", T, calls_per_batch), CSV_COL_OPTNUM("instructions", T, instructions, "%.6g"),
+    CSV_COL_OPTNUM("cycles", T, cycles, "%.6g"), CSV_COL_OPTINT("nq", T, nq),
+    CSV_COL_OPTNUM("fp_ops", T, fp_ops, "%.6g"), CSV_COL_OPTNUM("flops", T, flops, "%.10g"),
 };
+#undef T
 
+#define T sample_row
 const csv_col samples_cols[SAMPLES_NCOLS] = {
-    { "method", CSV_STR }, { "kind", CSV_STR }, { "model", CSV_STR }, { "batch", CSV_INT }, { "ns", CSV_NUM },
+    CSV_COL_STR("method", T, method), CSV_COL_STR("kind", T, kind), CSV_COL_STR("model", T, model),
+    CSV_COL_INT("batch", T, batch), CSV_COL_NUM("ns", T, ns, "%.6g"),
 };
+#undef T
 
+#define T instruction_row
 const csv_col instructions_cols[INSTRUCTIONS_NCOLS] = {
-    { "method", CSV_STR }, { "model", CSV_STR }, { "bf", CSV_OPTNUM }, { "N", CSV_INT }, { "calls_lo", CSV_INT },
-    { "calls_hi", CSV_INT }, { "instructions", CSV_NUM }, { "tool", CSV_STR },
+    CSV_COL_STR("method", T, method), CSV_COL_STR("model", T, model), CSV_COL_OPTNUM("bf", T, bf, "%.17g"),
+    CSV_COL_INT("N", T, N), CSV_COL_INT("calls_lo", T, calls_lo), CSV_COL_INT("calls_hi", T, calls_hi),
+    CSV_COL_NUM("instructions", T, instructions, "%.17g"), CSV_COL_STR("tool", T, tool),
 };
+#undef T
+
+/* Errors to 4 digits; an unbounded one (a singular M) as DBL_MAX in full,
+ * which rounded to 4 digits would read as inf. */
+#define METRIC(name, T, f) { name, CSV_NUM, CSV_AT(T, f), "%.4g", CSV_NONNEG | CSV_DBLMAX }
 
 /* Written by the accuracy audit: errors of one output of one method on one
  * model against the MPFR reference, over `states` random states (reference/README.md,
  * "Numbers that must mean the same everywhere"). */
+#define T accuracy_row
 const csv_col accuracy_cols[ACCURACY_NCOLS] = {
-    { "method", CSV_STR }, { "output", CSV_STR }, { "model", CSV_STR }, { "bf", CSV_OPTNUM }, { "N", CSV_INT },
-    { "nv", CSV_INT }, { "states", CSV_INT }, { "rms_rel", CSV_NUM }, { "max_abs", CSV_NUM },
-    { "normwise", CSV_NUM }, { "zero_max", CSV_OPTNUM },
+    CSV_COL_STR("method", T, method), CSV_COL_STR("output", T, output), CSV_COL_STR("model", T, model),
+    CSV_COL_OPTNUM("bf", T, bf, "%.17g"), CSV_COL_INT("N", T, N), CSV_COL_INT("nv", T, nv),
+    CSV_COL_INT("states", T, states), METRIC("rms_rel", T, rms_rel), METRIC("max_abs", T, max_abs),
+    METRIC("normwise", T, normwise), { "zero_max", CSV_OPTNUM, CSV_AT(T, zero_max), "%.4g", CSV_NONNEG | CSV_DBLMAX },
 };
+#undef T
 
+#define T cond_row
 const csv_col conditioning_cols[CONDITIONING_NCOLS] = {
-    { "model", CSV_STR }, { "bf", CSV_OPTNUM }, { "N", CSV_INT }, { "nv", CSV_INT }, { "states", CSV_INT },
-    { "cond_M", CSV_NUM }, { "cond_M_min", CSV_NUM },
+    CSV_COL_STR("model", T, model), CSV_COL_OPTNUM("bf", T, bf, "%.17g"), CSV_COL_INT("N", T, N),
+    CSV_COL_INT("nv", T, nv), CSV_COL_INT("states", T, states), METRIC("cond_M", T, cond_M),
+    METRIC("cond_M_min", T, cond_M_min),
 };
+#undef T
 
+#define T crossover_row
 const csv_col crossover_cols[CROSSOVER_NCOLS] = {
-    { "A", CSV_STR }, { "B", CSV_STR }, { "bf", CSV_NUM }, { "range", CSV_STR }, { "N_cross", CSV_OPTNUM },
-    { "bracket_lo", CSV_INT }, { "bracket_hi", CSV_INT }, { "status", CSV_STR }, { "probes", CSV_INT },
-    { "repetitions", CSV_INT }, { "confidence", CSV_NUM },
+    CSV_COL_STR("A", T, A), CSV_COL_STR("B", T, B), CSV_COL_NUM("bf", T, bf, "%g"), CSV_COL_STR("range", T, range),
+    CSV_COL_OPTNUM("N_cross", T, N_cross, "%.17g"), CSV_COL_INT("bracket_lo", T, bracket_lo),
+    CSV_COL_INT("bracket_hi", T, bracket_hi), CSV_COL_STR("status", T, status), CSV_COL_INT("probes", T, probes),
+    CSV_COL_INT("repetitions", T, repetitions), CSV_COL_NUM("confidence", T, confidence, "%.4f"),
 };
+#undef T
 
+#define T probe_row
 const csv_col crossover_probes_cols[CROSSOVER_PROBES_NCOLS] = {
-    { "A", CSV_STR }, { "B", CSV_STR }, { "bf", CSV_NUM }, { "N", CSV_INT }, { "pairs", CSV_INT },
-    { "tA_median_ns", CSV_NUM }, { "tB_median_ns", CSV_NUM }, { "ratio_BA", CSV_NUM }, { "ratio_q1", CSV_NUM },
-    { "ratio_q3", CSV_NUM }, { "A_faster", CSV_INT },
+    CSV_COL_STR("A", T, A), CSV_COL_STR("B", T, B), CSV_COL_NUM("bf", T, bf, "%g"), CSV_COL_INT("N", T, N),
+    CSV_COL_INT("pairs", T, pairs), CSV_COL_NUM("tA_median_ns", T, tA_median_ns, "%.6g"),
+    CSV_COL_NUM("tB_median_ns", T, tB_median_ns, "%.6g"), CSV_COL_NUM("ratio_BA", T, ratio_BA, "%.6g"),
+    CSV_COL_NUM("ratio_q1", T, ratio_q1, "%.6g"), CSV_COL_NUM("ratio_q3", T, ratio_q3, "%.6g"),
+    CSV_COL_INT("A_faster", T, A_faster),
 };
+#undef T
 
+#define T peer_check_row
 const csv_col peer_checks_cols[PEER_CHECKS_NCOLS] = {
-    { "function", CSV_STR }, { "model", CSV_STR }, { "nv", CSV_INT }, { "ours", CSV_STR }, { "err", CSV_OPTNUM },
-    { "tol", CSV_NUM }, { "timed", CSV_STR }, { "detail", CSV_STR },
+    CSV_COL_STR("function", T, function), CSV_COL_STR("model", T, model), CSV_COL_INT("nv", T, nv),
+    CSV_COL_STR("ours", T, ours), CSV_COL_OPTNUM("err", T, err, "%.3g"), CSV_COL_NUM("tol", T, tol, "%.3g"),
+    CSV_COL_STR("timed", T, timed), CSV_COL_STR("detail", T, detail),
 };
+#undef T
 
 char *results_path(const char *dir, const char *name)
 {
@@ -66,15 +99,15 @@ char *results_path(const char *dir, const char *name)
 }
 
 const results_table results_tables[] = {
-    { TIMINGS_CSV, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY },
-    { SAMPLES_CSV, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY },
-    { CROSSOVER_CSV, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY },
-    { CROSSOVER_PROBES_CSV, crossover_probes_cols, CROSSOVER_PROBES_NCOLS, CROSSOVER_PROBES_NKEY },
-    { ACCURACY_CSV, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY },
-    { CONDITIONING_CSV, conditioning_cols, CONDITIONING_NCOLS, CONDITIONING_NKEY },
-    { INSTRUCTIONS_CSV, instructions_cols, INSTRUCTIONS_NCOLS, INSTRUCTIONS_NKEY },
-    { PEER_CHECKS_CSV, peer_checks_cols, PEER_CHECKS_NCOLS, PEER_CHECKS_NKEY },
-    { NULL, NULL, 0, 0 }
+    { TIMINGS_CSV, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY, sizeof(timing_row) },
+    { SAMPLES_CSV, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY, sizeof(sample_row) },
+    { CROSSOVER_CSV, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY, sizeof(crossover_row) },
+    { CROSSOVER_PROBES_CSV, crossover_probes_cols, CROSSOVER_PROBES_NCOLS, CROSSOVER_PROBES_NKEY, sizeof(probe_row) },
+    { ACCURACY_CSV, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY, sizeof(accuracy_row) },
+    { CONDITIONING_CSV, conditioning_cols, CONDITIONING_NCOLS, CONDITIONING_NKEY, sizeof(cond_row) },
+    { INSTRUCTIONS_CSV, instructions_cols, INSTRUCTIONS_NCOLS, INSTRUCTIONS_NKEY, sizeof(instruction_row) },
+    { PEER_CHECKS_CSV, peer_checks_cols, PEER_CHECKS_NCOLS, PEER_CHECKS_NKEY, sizeof(peer_check_row) },
+    { NULL, NULL, 0, 0, 0 }
 };
 
 int results_check_tables(const char *dir)
@@ -114,105 +147,130 @@ int results_prepare_dir(const char *dir)
     return rc;
 }
 
-static double num_or_nan(const char *s)
-{
-    return *s ? strtod(s, NULL) : NAN;
-}
-
 int timing_row_from_fields(char *const *f, timing_row *r)
 {
     memset(r, 0, sizeof *r);
-    if (strlen(f[0]) >= sizeof r->method || strlen(f[1]) >= sizeof r->kind || strlen(f[2]) >= sizeof r->model)
-        return rbd_fail(RBD_EPARSE, "timings row: method, kind or model too long");
-    strcpy(r->method, f[0]);
-    strcpy(r->kind, f[1]);
-    strcpy(r->model, f[2]);
-    r->bf = num_or_nan(f[3]);
-    r->N = atoi(f[4]);
-    r->nv = atoi(f[5]);
-    r->median_ns = strtod(f[6], NULL);
-    r->min_ns = strtod(f[7], NULL);
-    r->q1_ns = strtod(f[8], NULL);
-    r->q3_ns = strtod(f[9], NULL);
-    r->iqr_ns = strtod(f[10], NULL);
-    r->batches = atoi(f[11]);
-    r->calls_per_batch = atol(f[12]);
-    r->instructions = num_or_nan(f[13]);
-    r->cycles = num_or_nan(f[14]);
-    r->nq = atoi(f[15]);
-    r->fp_ops = num_or_nan(f[16]);
-    r->flops = num_or_nan(f[17]);
+    csv_row_decode(timings_cols, TIMINGS_NCOLS, f, r);
     return RBD_OK;
+}
+
+/* nq defaults to nv (the trees, where q and v have the same size) */
+static timing_row with_nq(const timing_row *r)
+{
+    timing_row c = *r;
+    if (c.nq <= 0) c.nq = c.nv;
+    return c;
 }
 
 void timing_row_to_fields(const timing_row *r, char buf[TIMINGS_NCOLS][64], const char *f[TIMINGS_NCOLS])
 {
-    f[0] = r->method;
-    f[1] = r->kind;
-    f[2] = r->model;
-    for (int k = 3; k < TIMINGS_NCOLS; k++) { buf[k][0] = 0; f[k] = buf[k]; }
-    if (isfinite(r->bf)) snprintf(buf[3], 64, "%.17g", r->bf);
-    snprintf(buf[4], 64, "%d", r->N);
-    snprintf(buf[5], 64, "%d", r->nv);
-    /* %.6g: ns per call carries no more than a few significant digits */
-    snprintf(buf[6], 64, "%.6g", r->median_ns);
-    snprintf(buf[7], 64, "%.6g", r->min_ns);
-    snprintf(buf[8], 64, "%.6g", r->q1_ns);
-    snprintf(buf[9], 64, "%.6g", r->q3_ns);
-    snprintf(buf[10], 64, "%.6g", r->iqr_ns);
-    snprintf(buf[11], 64, "%d", r->batches);
-    snprintf(buf[12], 64, "%ld", r->calls_per_batch);
-    if (isfinite(r->instructions)) snprintf(buf[13], 64, "%.6g", r->instructions);
-    if (isfinite(r->cycles)) snprintf(buf[14], 64, "%.6g", r->cycles);
-    snprintf(buf[15], 64, "%d", r->nq > 0 ? r->nq : r->nv);
-    if (isfinite(r->fp_ops)) snprintf(buf[16], 64, "%.6g", r->fp_ops);
-    if (isfinite(r->flops)) snprintf(buf[17], 64, "%.10g", r->flops);
+    /* fields point into the row for strings: encode from r itself, and
+     * print nq from a copy */
+    csv_row_encode(timings_cols, TIMINGS_NCOLS, r, buf, f);
+    if (r->nq <= 0) snprintf(buf[15], 64, "%d", r->nv);
 }
 
-void sample_fields(const timing_row *r, int b, char buf[SAMPLES_NCOLS][64], const char *f[SAMPLES_NCOLS])
+int timings_append(csvlog *log, const timing_row *r)
 {
-    f[0] = r->method;
-    f[1] = r->kind;
-    f[2] = r->model;
-    snprintf(buf[3], 64, "%d", b);
-    snprintf(buf[4], 64, "%.6g", r->samples[b]);
-    f[3] = buf[3];
-    f[4] = buf[4];
+    timing_row c = with_nq(r);
+    return csvlog_append_row(log, &c);
+}
+
+int samples_append(csvlog *log, const timing_row *r)
+{
+    sample_row s;
+    memset(&s, 0, sizeof s);
+    snprintf(s.method, sizeof s.method, "%s", r->method);
+    snprintf(s.kind, sizeof s.kind, "%s", r->kind);
+    snprintf(s.model, sizeof s.model, "%s", r->model);
+    for (int b = 0; b < r->nsamples; b++) {
+        s.batch = b;
+        s.ns = r->samples[b];
+        if (csvlog_find_row(log, &s) >= 0) continue;    /* kept from a run cut short */
+        int rc = csvlog_append_row(log, &s);
+        if (rc) return rc;
+    }
+    return RBD_OK;
+}
+
+/* Rows ordered by method, model, kind: the samples (method, kind, model)
+ * and instruction counts (method, model) of a set find their timings row
+ * by binary search, O((rows + samples) log rows). */
+static int cmp_mmk(const void *a, const void *b)
+{
+    const timing_row *x = *(const timing_row *const *)a, *y = *(const timing_row *const *)b;
+    int c = strcmp(x->method, y->method);
+    if (!c) c = strcmp(x->model, y->model);
+    return c ? c : strcmp(x->kind, y->kind);
+}
+
+static int cmp_mm(const timing_row *x, const char *method, const char *model)
+{
+    int c = strcmp(x->method, method);
+    return c ? c : strcmp(x->model, model);
+}
+
+/* The first of sorted[0..n) with this method and model, or n. */
+static int lower_mm(timing_row *const *sorted, int n, const char *method, const char *model)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (cmp_mm(sorted[mid], method, model) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static void attach_samples(const csvlog *t, timing_row *const *sorted, int n)
+{
+    for (int k = 0; k < t->nrows; k++) {
+        sample_row s;
+        csv_row_decode(samples_cols, SAMPLES_NCOLS, t->rows[k], &s);
+        if (s.batch < 0 || s.batch >= RBD_MAX_SAMPLES) continue;
+        for (int j = lower_mm(sorted, n, s.method, s.model); j < n && !cmp_mm(sorted[j], s.method, s.model); j++) {
+            timing_row *r = sorted[j];
+            if (strcmp(r->kind, s.kind)) continue;
+            r->samples[s.batch] = s.ns;
+            if (s.batch >= r->nsamples) r->nsamples = s.batch + 1;
+        }
+    }
+}
+
+static void attach_instructions(const csvlog *t, timing_row *const *sorted, int n)
+{
+    for (int k = 0; k < t->nrows; k++) {
+        instruction_row ir;
+        csv_row_decode(instructions_cols, INSTRUCTIONS_NCOLS, t->rows[k], &ir);
+        for (int j = lower_mm(sorted, n, ir.method, ir.model); j < n && !cmp_mm(sorted[j], ir.method, ir.model); j++)
+            if (!isfinite(sorted[j]->instructions)) sorted[j]->instructions = ir.instructions;
+    }
 }
 
 int timing_rows_attach(const char *dir, timing_row *rows, int n)
 {
-    char *p = results_path(dir, SAMPLES_CSV);
-    if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
-    csvlog t;
+    timing_row **sorted = malloc(sizeof *sorted * ((size_t)n + 1));
+    if (!sorted) return rbd_fail(RBD_ENOMEM, "out of memory");
+    for (int k = 0; k < n; k++) sorted[k] = &rows[k];
+    qsort(sorted, (size_t)n, sizeof *sorted, cmp_mmk);
     int rc = RBD_OK;
-    if (csvlog_exists(p) && !(rc = csvlog_read(&t, p, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY))) {
-        for (int k = 0; k < t.nrows; k++) {
-            char **f = t.rows[k];
-            int b = atoi(f[3]);
-            if (b < 0 || b >= RBD_MAX_SAMPLES) continue;
-            for (int j = 0; j < n; j++) {
-                timing_row *r = &rows[j];
-                if (strcmp(r->method, f[0]) || strcmp(r->kind, f[1]) || strcmp(r->model, f[2])) continue;
-                r->samples[b] = strtod(f[4], NULL);
-                if (b >= r->nsamples) r->nsamples = b + 1;
-            }
+    static const struct { const char *file; int samples; } src[] = { { SAMPLES_CSV, 1 }, { INSTRUCTIONS_CSV, 0 } };
+    for (int s = 0; s < 2 && !rc; s++) {
+        char *p = results_path(dir, src[s].file);
+        if (!p) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); break; }
+        csvlog t;
+        /* instructions.csv is never packed: the plain file only */
+        int here = src[s].samples ? csvlog_exists(p) : access(p, F_OK) == 0;
+        if (here && !(rc = src[s].samples ? csvlog_read(&t, p, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY)
+                                          : csvlog_read(&t, p, instructions_cols, INSTRUCTIONS_NCOLS,
+                                                        INSTRUCTIONS_NKEY))) {
+            if (src[s].samples) attach_samples(&t, sorted, n);
+            else attach_instructions(&t, sorted, n);
+            csvlog_close(&t);
         }
-        csvlog_close(&t);
+        free(p);
     }
-    free(p);
-    if (rc) return rc;
-    p = results_path(dir, INSTRUCTIONS_CSV);
-    if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
-    if (access(p, F_OK) == 0 && !(rc = csvlog_read(&t, p, instructions_cols, INSTRUCTIONS_NCOLS, INSTRUCTIONS_NKEY))) {
-        for (int k = 0; k < t.nrows; k++)
-            for (int j = 0; j < n; j++)
-                if (!strcmp(rows[j].method, t.rows[k][0]) && !strcmp(rows[j].model, t.rows[k][1]) &&
-                    !isfinite(rows[j].instructions))
-                    rows[j].instructions = strtod(t.rows[k][6], NULL);
-        csvlog_close(&t);
-    }
-    free(p);
+    free(sorted);
     return rc;
 }
 
@@ -226,13 +284,15 @@ static int load_csv(const char *path, timing_row **rows, int *n)
         if (!*rows) { csvlog_close(&t0); return rbd_fail(RBD_ENOMEM, "out of memory"); }
         for (int k = 0; k < t0.nrows; k++) {
             timing_row *r = &(*rows)[k];
-            snprintf(r->method, sizeof r->method, "%s", t0.rows[k][0]);
-            snprintf(r->model, sizeof r->model, "%s", t0.rows[k][1]);
+            instruction_row ir;
+            csv_row_decode(instructions_cols, INSTRUCTIONS_NCOLS, t0.rows[k], &ir);
+            snprintf(r->method, sizeof r->method, "%s", ir.method);
+            snprintf(r->model, sizeof r->model, "%s", ir.model);
             strcpy(r->kind, "?");
-            r->bf = num_or_nan(t0.rows[k][2]);
-            r->N = atoi(t0.rows[k][3]);
+            r->bf = ir.bf;
+            r->N = ir.N;
             r->median_ns = r->min_ns = r->q1_ns = r->q3_ns = NAN;
-            r->instructions = strtod(t0.rows[k][6], NULL);
+            r->instructions = ir.instructions;
             r->cycles = r->fp_ops = r->flops = NAN;
         }
         *n = t0.nrows;
@@ -242,12 +302,11 @@ static int load_csv(const char *path, timing_row **rows, int *n)
     csvlog t;
     int rc = csvlog_read(&t, path, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY);
     if (rc) return rc;
-    *rows = calloc((size_t)t.nrows + 1, sizeof **rows);
-    if (!*rows) { csvlog_close(&t); return rbd_fail(RBD_ENOMEM, "out of memory"); }
-    for (int k = 0; k < t.nrows && !rc; k++) rc = timing_row_from_fields(t.rows[k], &(*rows)[k]);
-    *n = t.nrows;
+    void *a = NULL;
+    rc = csvlog_rows(&t, sizeof **rows, &a);
+    *rows = a;
+    *n = rc ? 0 : t.nrows;
     csvlog_close(&t);
-    if (rc) { free(*rows); *rows = NULL; *n = 0; }
     return rc;
 }
 

@@ -20,6 +20,7 @@
 #define RBD_RESULTS_H
 
 #include "store/csvlog.h"
+#include "store/rows.h"
 
 #define TIMINGS_CSV "timings.csv"
 #define ACCURACY_CSV "accuracy.csv"
@@ -62,28 +63,6 @@ extern const csv_col instructions_cols[INSTRUCTIONS_NCOLS];
 enum { PEER_CHECKS_NCOLS = 8, PEER_CHECKS_NKEY = 2 };
 extern const csv_col peer_checks_cols[PEER_CHECKS_NCOLS];
 
-/* Batches whose samples a row keeps (samples.csv, compare's rank test). */
-enum { RBD_MAX_SAMPLES = 64 };
-
-/* One timings.csv row. */
-typedef struct {
-    char method[64];
-    char kind[8];           /* ID, FD, base, roof, peer */
-    char model[512];        /* model spec */
-    double bf;              /* NAN for models that are not autoTree */
-    int N;                  /* bodies */
-    int nv;
-    double median_ns, min_ns, q1_ns, q3_ns, iqr_ns;
-    int batches;
-    long calls_per_batch;
-    double instructions, cycles;    /* per call; NAN when not measured */
-    int nq;                 /* configuration size (robots: nq > nv with quaternions) */
-    double fp_ops;                  /* PMU floating-point operations per call; NAN if none */
-    double flops;                   /* analytic flops per call (flops.h); NAN if no formula */
-    int nsamples;                   /* ns per call of each batch (0: not known) */
-    double samples[RBD_MAX_SAMPLES];
-} timing_row;
-
 /* Creates dir (and parents) and proves it writable; errors name the path. */
 int results_prepare_dir(const char *dir);
 /* Every table a results directory may hold, with its columns and key
@@ -92,6 +71,7 @@ typedef struct {
     const char *file;
     const csv_col *cols;
     int ncols, nkey;
+    size_t row_size;        /* of its row struct (rows.h) */
 } results_table;
 extern const results_table results_tables[];
 
@@ -103,9 +83,13 @@ int results_check_tables(const char *dir);
 /* dir + "/" + name in a fresh allocation (NULL on out of memory). */
 char *results_path(const char *dir, const char *name);
 
-/* Converts between a row and its CSV fields (fields[k] point into buf). */
+/* Converts between a row and its CSV fields (fields[k] point into buf or
+ * r), by timings_cols. */
 int timing_row_from_fields(char *const *fields, timing_row *r);
 void timing_row_to_fields(const timing_row *r, char buf[TIMINGS_NCOLS][64], const char *fields[TIMINGS_NCOLS]);
+/* Appends r to timings.csv, and its nsamples batches to samples.csv. */
+int timings_append(csvlog *log, const timing_row *r);
+int samples_append(csvlog *log, const timing_row *r);
 
 /* Reads timings from a results directory, a timings.csv or a Google
  * Benchmark JSON file; *rows is malloc'ed. */
@@ -116,8 +100,6 @@ const timing_row *timing_rows_find(const timing_row *rows, int n, const char *me
  * method, kind and model match, and instruction counts of
  * dir/instructions.csv to rows that have none. */
 int timing_rows_attach(const char *dir, timing_row *rows, int n);
-/* The samples.csv fields of batch b of row r. */
-void sample_fields(const timing_row *r, int b, char buf[SAMPLES_NCOLS][64], const char *f[SAMPLES_NCOLS]);
 
 /* "method/bf:B/N:N" for autoTree rows (plus /skew:S/taper:T when not the
  * defaults), "method/model:SPEC" otherwise: the Google Benchmark name. */

@@ -34,40 +34,38 @@ typedef struct {
     int nin;
 } table_join;
 
-/* Key of row r equals the key of an earlier row (in earlier inputs or
- * earlier in this one). */
-static int seen_before(const table_join *j, int d, int r)
-{
-    const char *const *key = (const char *const *)j->in[d].rows[r];
-    for (int e = 0; e <= d; e++) {
-        const csvlog *t = &j->in[e];
-        int upto = e == d ? r : t->nrows;
-        for (int q = 0; q < upto; q++) {
-            int same = 1;
-            for (int c = 0; c < j->kind->nkey && same; c++) same = !strcmp(t->rows[q][c], key[c]);
-            if (same) return 1;
-        }
-    }
-    return 0;
-}
-
+/* Every row of every input in order, the first of each key written: a key
+ * index over the rows kept so far makes the join O(rows). */
 static int write_join(FILE *f, void *p)
 {
     const table_join *j = p;
+    int total = 0;
+    for (int d = 0; d < j->nin; d++) total += j->in[d].nrows;
+    char ***kept = malloc(sizeof *kept * ((size_t)total + 1));
+    csv_keyidx idx = { NULL, 0 };
+    if (!kept) return rbd_fail(RBD_ENOMEM, "out of memory");
     for (int c = 0; c < j->kind->ncols; c++) {
         if (c) fputc(',', f);
         csv_write_field(f, j->kind->cols[c].name);
     }
     fputc('\n', f);
-    for (int d = 0; d < j->nin; d++)
-        for (int r = 0; r < j->in[d].nrows; r++) {
-            if (seen_before(j, d, r)) continue;
+    int nkept = 0, rc = RBD_OK;
+    for (int d = 0; d < j->nin && !rc; d++)
+        for (int r = 0; r < j->in[d].nrows && !rc; r++) {
+            char **row = j->in[d].rows[r];
+            if (csv_keyidx_find(&idx, kept, j->kind->nkey, (const char *const *)row) >= 0) continue;
+            kept[nkept] = row;
+            if ((rc = csv_keyidx_add(&idx, kept, j->kind->nkey, nkept))) break;
+            nkept++;
             for (int c = 0; c < j->kind->ncols; c++) {
                 if (c) fputc(',', f);
-                csv_write_field(f, j->in[d].rows[r][c]);
+                csv_write_field(f, row[c]);
             }
             fputc('\n', f);
         }
+    csv_keyidx_free(&idx);
+    free(kept);
+    if (rc) return rc;
     return ferror(f) ? rbd_fail(RBD_EIO, "write error") : RBD_OK;
 }
 

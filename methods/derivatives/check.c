@@ -48,6 +48,7 @@ int rbd_check_state(const rbd_model *m, const rbd_state *x, const char *who)
 
 int rbd_check_output(const rbd_model *m, const char *who, const char *name, const double *x, int cols)
 {
+    if (!m || !x || !who || !name) return rbd_fail(RBD_EINVAL, "rbd_check_output: null argument");
     const int nv = m->nv;
     const size_t n = (size_t)nv * (size_t)cols;
     for (size_t k = 0; k < n; k++)
@@ -64,6 +65,7 @@ int rbd_check_output(const rbd_model *m, const char *who, const char *name, cons
 int rbd_explain_singular(const rbd_model *m, const double *q, int rc)
 {
     if (rc != RBD_ESINGULAR && rc != RBD_ENONFINITE) return rc;
+    if (!m || !q) return rc;      /* nothing to add to the first message */
     char msg[1024];
     snprintf(msg, sizeof msg, "%s", rbd_last_error());
     double r;
@@ -87,6 +89,7 @@ static int check_tensor(const rbd_model *m, const char *who, const char *name, c
 
 int rbd_method_check_outputs(const rbd_method *meth, const rbd_model *m, const rbd_derivs *out)
 {
+    if (!meth || !m || !out) return rbd_fail(RBD_EINVAL, "rbd_method_check_outputs: null argument");
     const char *who = meth->name;
     int rc;
     if (rbd_output_order(meth->output) == 2) {

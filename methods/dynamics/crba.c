@@ -107,6 +107,19 @@ static void zero_unrelated_above(const rbd_model *m, int c, double *col)
     }
 }
 
+/* M(r, c) = M(c, r) = src[r] for r in [c, ve): column c and row c at once
+ * (one pass: the runs are short, a copy loop's set-up costs more) */
+static inline void col_and_row(int c, int ve, size_t ld, const double *restrict src, double *restrict M)
+{
+    double *restrict col = M + ld * c;
+    col[c] = src[c];
+    for (int r = c + 1; r < ve; r++) {
+        const double x = src[r];
+        col[r] = x;
+        M[c + ld * r] = x;
+    }
+}
+
 /* Body j's columns of M from its force columns F(:, w0 .. ve): column
  * c = w0 + l gets M(c .. ve, c) computed and its unrelated rows zeroed; row
  * c gets the same numbers to the right of the diagonal (M(c, c'), c' in the
@@ -121,14 +134,34 @@ static void write_columns(const rbd_model *m, int j, int ve, double *const F[6],
         double *col = M + ld * c;
         const int k = axis_of(m, j);
         if (k >= 0) {
-            for (int r = c; r < ve; r++) col[r] = F[k][r];
+            col_and_row(c, ve, ld, F[k], M);
         } else {
             rows_dot(c, ve, m->S + 6 * c, col, F[0], F[1], F[2], F[3], F[4], F[5]);
+            for (int r = c + 1; r < ve; r++) M[c + ld * r] = col[r];
         }
         zero_unrelated_above(m, c, col);
         if (ve < nv) memset(col + ve, 0, sizeof(double) * (size_t)(nv - ve));
-        for (int r = c + 1; r < ve; r++) M[c + ld * r] = col[r];
     }
+}
+
+/* f = Ic e_a = [Ib(:, a); -h x e_a], a copy per axis (constant indices) */
+static inline void force_column_axis(const sp_inertia *Ic, int a, double f[6])
+{
+    const double *B = Ic->Ib, *h = Ic->h;
+    switch (a) {
+    case 0: f[0] = B[0]; f[1] = B[3]; f[2] = B[6]; f[3] = 0; f[4] = -h[2]; f[5] = h[1]; break;
+    case 1: f[0] = B[1]; f[1] = B[4]; f[2] = B[7]; f[3] = h[2]; f[4] = 0; f[5] = -h[0]; break;
+    default: f[0] = B[2]; f[1] = B[5]; f[2] = B[8]; f[3] = -h[1]; f[4] = h[0]; f[5] = 0;
+    }
+}
+
+/* Xup = (E_J, r_tree) of a flat axis body: E_J = rot_k(q)^T (jcalc_rot) */
+static inline void xup_axis(int k, int u, int w, double c, double s, const double r[3], sp_xform *X)
+{
+    for (int e = 0; e < 9; e++) X->E[e] = 0;
+    X->E[4 * k] = 1;
+    X->E[4 * u] = c; X->E[3 * u + w] = s; X->E[3 * w + u] = -s; X->E[4 * w] = c;
+    for (int e = 0; e < 3; e++) X->r[e] = r[e];
 }
 
 /* Xup for every body: X_J X_tree, or for a flat axis body (axis_flat) X_J's
@@ -140,12 +173,12 @@ static void joint_transforms(const rbd_model *m, rbd_data *d, const double *q)
         if (k >= 0) {
             double c, s;
             sp_joint_cos_sin(&m->joint[i], q + m->idx_q[i], &c, &s);
-            sp_xform *X = &d->Xup[i];
-            const int u = (k + 1) % 3, w = (k + 2) % 3;
-            for (int e = 0; e < 9; e++) X->E[e] = 0;
-            X->E[4 * k] = 1;
-            X->E[4 * u] = c; X->E[3 * u + w] = s; X->E[3 * w + u] = -s; X->E[4 * w] = c;
-            for (int e = 0; e < 3; e++) X->r[e] = m->Xtree[i].r[e];
+            const double *r = m->Xtree[i].r;
+            switch (k) {
+            case 0: xup_axis(0, 1, 2, c, s, r, &d->Xup[i]); break;
+            case 1: xup_axis(1, 2, 0, c, s, r, &d->Xup[i]); break;
+            default: xup_axis(2, 0, 1, c, s, r, &d->Xup[i]);
+            }
         } else {
             sp_xform XJ;
             sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);
@@ -206,11 +239,8 @@ int rbd_crba(const rbd_model *m, rbd_data *d, const double *q, double *M)
         const int ve = m->subtree_end_v[j];
         for (int l = 0; l < n; l++) {
             double f[6];
-            if (a >= 0) {                       /* Ic e_a = [Ib(:, a); -h x e_a] */
-                const sp_inertia *Ic = &d->Ic[j];
-                const int u = (a + 1) % 3, w = (a + 2) % 3;
-                for (int r = 0; r < 3; r++) f[r] = Ic->Ib[3 * r + a];
-                f[3 + a] = 0; f[3 + u] = -Ic->h[w]; f[3 + w] = Ic->h[u];
+            if (a >= 0) {
+                force_column_axis(&d->Ic[j], a, f);
             } else {
                 sp_inertia_motion(&d->Ic[j], m->S + 6 * (w0 + l), f);
             }

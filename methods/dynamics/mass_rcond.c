@@ -6,6 +6,7 @@
 
 int rbd_mass_rcond(const rbd_model *m, const double *q, double *rcond)
 {
+    if (!m || !q || !rcond) return rbd_fail(RBD_EINVAL, "rbd_mass_rcond: null argument");
     *rcond = 0;
     for (int k = 0; k < m->nq; k++)
         if (!isfinite(q[k])) return rbd_fail(RBD_ENONFINITE, "rcond: q[%d] is not finite", m->user_q[k]);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rbdiff/rbd_io.h"
+#include "model/text.h"
 
 /* Reads one line of any length; returns NULL at EOF.  *buf grows as needed. */
 static char *read_line(FILE *f, char **buf, size_t *cap)
@@ -34,14 +35,11 @@ static int parse_numbers(const char *path, int line, const char *field, char *s,
     int n = 0;
     char *tok = strtok(s, " \t\r");
     while (tok) {
-        char *end;
-        errno = 0;
-        double val = strtod(tok, &end);
-        /* ERANGE on underflow still gives a finite number (a subnormal that
-         * %.17g wrote must read back); on overflow it gives inf */
-        if (*end || end == tok || (errno == ERANGE && !(fabs(val) < 1)))
+        double val = 0;
+        int rc = rbd_text_number(tok, strlen(tok), &val);    /* the one rule (text.h) */
+        if (rc == RBD_EPARSE)
             return rbd_fail(RBD_EPARSE, "%s:%d: field '%s': '%s' is not a number", path, line, field, tok);
-        if (!isfinite(val))
+        if (rc)
             return rbd_fail(RBD_ENONFINITE, "%s:%d: field '%s': value '%s' is not finite", path, line, field, tok);
         if (n < max) x[n] = val;
         n++;
@@ -119,6 +117,10 @@ void rbd_blocks_free(rbd_block *blocks, int nblocks)
 
 const rbd_block *rbd_blocks_find(const rbd_block *blocks, int nblocks, const char *name)
 {
+    if (!name || (!blocks && nblocks > 0)) {
+        rbd_fail(RBD_EINVAL, "rbd_blocks_find: null argument");
+        return NULL;
+    }
     for (int k = 0; k < nblocks; k++)
         if (!strcmp(blocks[k].name, name)) return &blocks[k];
     return NULL;
@@ -126,6 +128,7 @@ const rbd_block *rbd_blocks_find(const rbd_block *blocks, int nblocks, const cha
 
 int rbd_blocks_read(const char *path, rbd_block **blocks, int *nblocks)
 {
+    if (!path || !blocks || !nblocks) return rbd_fail(RBD_EINVAL, "rbd_blocks_read: null argument");
     *blocks = NULL;
     *nblocks = 0;
     FILE *f = fopen(path, "r");
@@ -147,6 +150,7 @@ static int finish_block(rbd_block *b, const double *rm)
 
 int rbd_blocks_read_stream(FILE *f, const char *path, rbd_block **blocks, int *nblocks)
 {
+    if (!f || !path || !blocks || !nblocks) return rbd_fail(RBD_EINVAL, "rbd_blocks_read_stream: null argument");
     *blocks = NULL;
     *nblocks = 0;
     char *buf = NULL;
@@ -216,6 +220,8 @@ int rbd_blocks_read_stream(FILE *f, const char *path, rbd_block **blocks, int *n
 
 int rbd_block_write(FILE *f, const char *name, int rows, int cols, const double *x)
 {
+    if (!f || !name || (!x && rows > 0 && cols > 0) || rows < 0 || cols < 0)
+        return rbd_fail(RBD_EINVAL, "rbd_block_write: null argument or negative size");
     if (fprintf(f, "%s %d %d\n", name, rows, cols) < 0) return RBD_EIO;
     for (int i = 0; i < rows; i++) {
         for (int j = 0; j < cols; j++)

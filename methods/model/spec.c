@@ -5,20 +5,21 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "model/spec_internal.h"
+#include "model/text.h"
 
 static int parse_num(const char *key, const char *val, size_t len, double *out)
 {
-    char buf[64];
-    if (len == 0 || len >= sizeof buf)
+    int rc = rbd_text_number(val, len, out);     /* the one rule (text.h) */
+    if (rc == RBD_ENONFINITE) {     /* inf, nan: read, so the range check names the key's rule */
+        char b[16];
+        snprintf(b, sizeof b, "%.*s", (int)len, val);
+        *out = strtod(b, NULL);
+        return RBD_OK;
+    }
+    if (rc)
         return rbd_fail(RBD_EPARSE, "model spec: %s='%.*s' is not a number", key, (int)len, val);
-    memcpy(buf, val, len);
-    buf[len] = 0;
-    char *end;
-    errno = 0;
-    double x = strtod(buf, &end);
-    if (*end || errno) return rbd_fail(RBD_EPARSE, "model spec: %s='%s' is not a number", key, buf);
-    *out = x;
     return RBD_OK;
 }
 
@@ -27,6 +28,7 @@ int rbd_spec_parse_autotree(const char *spec, double *Nout, double *bfout, doubl
     if (strncmp(spec, "autotree:", 9)) return rbd_fail(RBD_EPARSE, "model spec '%s': not autotree:", spec);
     double N = 0, bf = 1, skew = 0, taper = 1;
     int have_N = 0;   /* a flag, not a sentinel value: N=-3 is given, and out of range */
+    int seen = 0;     /* keys given, one bit each: a repeated key is refused, as in a config */
     const char *p = spec + 9;
     while (*p) {
         const char *comma = strchr(p, ',');
@@ -45,6 +47,9 @@ int rbd_spec_parse_autotree(const char *spec, double *Nout, double *bfout, doubl
         else
             return rbd_fail(RBD_EPARSE, "model spec '%s': unknown key '%.*s' (keys: N, bf, skew, taper)",
                             spec, (int)klen, p);
+        int bit = dst == &N ? 1 : dst == &bf ? 2 : dst == &skew ? 4 : 8;
+        if (seen & bit) return rbd_fail(RBD_EPARSE, "model spec '%s': key '%s' given twice", spec, key);
+        seen |= bit;
         int rc = parse_num(key, eq + 1, vlen, dst);
         if (rc) return rc;
         have_N |= dst == &N;
@@ -84,6 +89,21 @@ int rbd_model_from_spec(const char *spec, const rbd_model_opts *o, rbd_model **o
         if (!file) return rbd_fail(RBD_ENOMEM, "out of memory");
         memcpy(file, path, len);
         file[len] = 0;
+        /* "ur5.urdf,FREEFLYER": an option the split did not know stays in the
+         * path; when the path before it is a file, name the option, not the
+         * file that is not there */
+        char *comma = strchr(file, ',');
+        if (comma && access(file, F_OK) != 0) {
+            *comma = 0;
+            int prefix = access(file, F_OK) == 0;
+            *comma = ',';
+            if (prefix) {
+                int rc = rbd_fail(RBD_EPARSE, "model spec '%s': unknown model option '%s' (valid: freeflyer, "
+                                  "continuous=revolute, strict, nonphysical)", spec, comma + 1);
+                free(file);
+                return rc;
+            }
+        }
         int rc = len ? rbd_urdf_load(file, ff, &uo, out)
                      : rbd_fail(RBD_EPARSE, "model spec '%s': no URDF path after 'urdf:'", spec);
         free(file);

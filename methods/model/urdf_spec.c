@@ -24,6 +24,7 @@ size_t rbd_urdf_spec_split(const char *p, int *freeflyer, rbd_model_opts *o)
     rbd_model_opts o_dummy;
     if (!freeflyer) freeflyer = &ff_dummy;
     if (!o) o = &o_dummy;
+    if (!p) return 0;      /* nothing to split */
     size_t len = strlen(p);
     for (;;) {
         int hit = -1;

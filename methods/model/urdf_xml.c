@@ -16,6 +16,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
+#include "model/text.h"
 #include "model/urdf_internal.h"
 
 int urdf_fail(const urdf_robot *r, long line, int code, const char *fmt, ...)
@@ -156,16 +157,8 @@ static int parse_numbers(const owner *o, const xmlNode *n, const char *attr, int
         const char *tok = s;
         while (*s && *s != ' ' && *s != '\t' && *s != '\n' && *s != '\r') s++;
         int toklen = (int)(s - tok);
-        char buf[64];
         double x = NAN;
-        char *end = NULL;
-        if (toklen < (int)sizeof buf) {
-            memcpy(buf, tok, (size_t)toklen);
-            buf[toklen] = 0;
-            errno = 0;
-            x = strtod(buf, &end);
-        }
-        if (!end || *end || end == buf || !isfinite(x)) {
+        if (rbd_text_number(tok, (size_t)toklen, &x)) {     /* the one rule (text.h) */
             rc = urdf_fail(o->r, line, RBD_EPARSE, "%s '%s': <%s %s=\"%s\">: '%.*s' is not a finite number",
                            o->kind, o->name, tag, attr, (const char *)v, toklen, tok);
             break;

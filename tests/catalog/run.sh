@@ -65,6 +65,13 @@ mkdir -p "$TMP/res-badacc"
 cp "$TMP/res/timings.csv" "$TMP/res/meta.json" "$TMP/res-badacc/"
 printf 'method,output,model,bf,N,nv,states,rms_rel,max_abs,normwise,zero_max\nidsva,tau,autotree:N=1,1,1,1,1,tiny,0,0,\n' \
     >"$TMP/res-badacc/accuracy.csv"
+# garbage that reads as numbers (issue 30, class 5): a negative median, a
+# timings.csv that is a directory, a claims file that is a directory
+mkdir -p "$TMP/res-neg" "$TMP/res-dirtab/timings.csv" "$TMP/claims-dir"
+cp "$TMP/res/meta.json" "$TMP/res-neg/"
+cp "$TMP/res/meta.json" "$TMP/res-dirtab/"
+awk -F'"' 'NR == 1 { print; next } { n = split($3, f, ","); f[5] = "-" f[5]; s = f[1]
+    for (i = 2; i <= n; i++) s = s "," f[i]; print $1 "\"" $2 "\"" s }' "$TMP/res/timings.csv" >"$TMP/res-neg/timings.csv"
 # a set in use (@T@/res-busy: its lock held by another process, as a
 # running sweep holds it; store/lock.h) and one whose meta.json is garbage
 cp -r "$TMP/res" "$TMP/res-busy"
