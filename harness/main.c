@@ -19,7 +19,7 @@ static const cli_command commands[] = {
     { "plot", "render the figures of a results directory", cmd_plot },
     { "report", "report.md: the paper's figures and claims against a run, with verdicts", cmd_report },
     { "compare", "compare two runs, fail on a regression", cmd_compare },
-    { "anchors", "a run against the stored Pinocchio timings and machine floors", cmd_anchors },
+    { "anchors", "vs-<peer>.md: ours against live peers in the same rounds (else stored figures)", cmd_anchors },
     { "merge", "join the results of sweep shards into one set", cmd_merge },
     { "pack", "a results directory as committed: raw samples gzipped, rebuildable files dropped", cmd_pack },
     { "run", "evaluate a method C times, untimed (for valgrind, perf)", cmd_run },

@@ -61,12 +61,6 @@ rbd_fdf *rbd_fdf_new(const rbd_model *m)
     return f;
 }
 
-/* The 6-vectors column c of -M^-1 dID/du multiplies in its subtree rows:
- * Psi_dot_c, Psi_ddot_c (dID/dq), S_c, S_dot_c + Psi_dot_c (dID/dqd). */
-typedef struct {
-    const double *Pd, *Pdd, *S, *SdPd;
-} fdf_col;
-
 #define V rbd_v4
 #define FDF(name) name##_4
 #define FDF_LOAD(x, p) rbd_load4(&(x), (p))
@@ -81,20 +75,21 @@ typedef struct {
 #include "derivatives/fd/fd_factored_tpl.h"
 
 /* The sweeps over all n rows: 4-row blocks, then the remainder. */
-static inline void subtree_sums(int n, int set, const double *mi, const rbd_idg_tv *t, const fdf_col *c,
-                                double *restrict Vs, double *restrict xq, double *restrict xv)
+static inline void subtree_sums(int n, int set, const double *mi, const double *t4, const double *t1, const double *Pd,
+                                const double *Pdd, const double *S, const double *SdPd, double *restrict Vs,
+                                double *restrict xq, double *restrict xv)
 {
     int r = 0;
-    for (; r + 4 <= n; r += 4) subtree_sums_4(n, r, set, mi, t, c, Vs, xq, xv);
-    for (; r < n; r++) subtree_sums_1(n, r, set, mi, t, c, Vs, xq, xv);
+    for (; r + 4 <= n; r += 4) subtree_sums_4(n, r, set, mi, t4, t1, Pd, Pdd, S, SdPd, Vs, xq, xv);
+    for (; r < n; r++) subtree_sums_1(n, r, set, mi, t4, t1, Pd, Pdd, S, SdPd, Vs, xq, xv);
 }
 
-static inline void path_sums(int n, const double *mi, const double *S, const rbd_idg_tv *t, const double *Wp,
-                             double *W, double *restrict xq, double *restrict xv)
+static inline void path_sums(int n, int cols, const double *mi, const double *S, const double *t3, const double *t2,
+                             const double *Wp, double *W, double *restrict xq, double *restrict xv)
 {
     int r = 0;
-    for (; r + 4 <= n; r += 4) path_sums_4(n, r, mi, S, t, Wp, W, xq, xv);
-    for (; r < n; r++) path_sums_1(n, r, mi, S, t, Wp, W, xq, xv);
+    for (; r + 4 <= n; r += 4) path_sums_4(n, r, cols, mi, S, t3, t2, Wp, W, xq, xv);
+    for (; r < n; r++) path_sums_1(n, r, cols, mi, S, t3, t2, Wp, W, xq, xv);
 }
 
 void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const rbd_idg *g, const rbd_idg_tv *R,
@@ -103,23 +98,25 @@ void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const rbd
     const int n = m->nv;
     const size_t ld = (size_t)n, blk = 12 * ld;
     static const double zero[6] = { 0 };
-    static const rbd_idg_tv no_t;            /* zero: an update that adds nothing */
-    static const fdf_col no_col = { zero, zero, zero, zero };
     /* backward: V of each body, and the V parts of its columns */
     for (int i = m->nb - 1; i >= 0; i--) {
         const int j0 = m->idx_v[i], j1 = j0 + m->nv_of[i], p = m->parent[i];
         double *Vs = f->buf + blk * (size_t)f->slot[i];
-        if (j1 == j0 + 1) {                     /* one dof: the update and the column in one sweep */
-            const fdf_col c = { g->Pd[j0], g->Pdd[j0], g->S[j0], g->SdPd[j0] };
-            subtree_sums(n, f->leaf[i], Minv + ld * j0, &R[j0], &c, Vs, Xq + ld * j0, Xv + ld * j0);
-        } else {                                /* several: all updates first, then the columns */
-            for (int d = j0; d < j1; d++)
-                subtree_sums(n, f->leaf[i] && d == j0, Minv + ld * d, &R[d], &no_col, Vs, Xq + ld * d, Xv + ld * d);
-            for (int d = j0; d < j1; d++) {
-                const fdf_col c = { g->Pd[d], g->Pdd[d], g->S[d], g->SdPd[d] };
-                subtree_sums(n, 0, Minv + ld * d, &no_t, &c, Vs, Xq + ld * d, Xv + ld * d);
+        for (int d = j0; d < j1; d++) {
+            const rbd_idg_tv *t = &R[d];
+            if (j1 == j0 + 1) {                 /* one dof: the update and the column in one sweep */
+                subtree_sums(n, f->leaf[i], Minv + ld * d, t->t4, t->t1, g->Pd[d], g->Pdd[d], g->S[d], g->SdPd[d],
+                             Vs, Xq + ld * d, Xv + ld * d);
+                continue;
             }
+            /* several dofs: all updates first (zero weights give no column), then the columns */
+            subtree_sums(n, f->leaf[i] && d == j0, Minv + ld * d, t->t4, t->t1, zero, zero, zero, zero, Vs,
+                         Xq + ld * d, Xv + ld * d);
         }
+        if (j1 > j0 + 1)
+            for (int c = j0; c < j1; c++)
+                subtree_sums(n, 0, Minv + ld * c, zero, zero, g->Pd[c], g->Pdd[c], g->S[c], g->SdPd[c], Vs,
+                             Xq + ld * c, Xv + ld * c);
         if (p >= 0 && !f->last[i]) {             /* into the parent's slot, which its last child began */
             double *restrict Vp = f->buf + blk * (size_t)f->slot[p];
             for (size_t e = 0; e < blk; e++) Vp[e] += Vs[e];
@@ -132,14 +129,15 @@ void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const rbd
         double *W = f->leaf[i] ? NULL : f->buf + blk * (size_t)f->slot[i];
         if (j1 == j0 + 1) {
             if (Wp || W)
-                path_sums(n, Minv + ld * j0, g->S[j0], &R[j0], Wp, W, Wp ? Xq + ld * j0 : NULL, Xv + ld * j0);
+                path_sums(n, Wp != NULL, Minv + ld * j0, g->S[j0], R[j0].t3, R[j0].t2, Wp, W, Xq + ld * j0,
+                          Xv + ld * j0);
             continue;
         }
         if (Wp)
-            for (int c = j0; c < j1; c++) path_sums(n, NULL, zero, &R[c], Wp, NULL, Xq + ld * c, Xv + ld * c);
+            for (int c = j0; c < j1; c++) path_sums(n, 1, NULL, zero, R[c].t3, R[c].t2, Wp, NULL, Xq + ld * c, Xv + ld * c);
         if (W)
             for (int k = j0; k < j1; k++) {
-                path_sums(n, Minv + ld * k, g->S[k], &no_t, Wp, W, NULL, NULL);
+                path_sums(n, 0, Minv + ld * k, g->S[k], zero, zero, Wp, W, NULL, NULL);
                 Wp = W;
             }
     }

@@ -33,18 +33,12 @@
 #include "model/arena.h"
 #include "derivatives/id/id_ground.h"
 #include "rbdiff/method.h"
+#include "derivatives/vec.h"
 
 typedef struct {
     const rbd_model *m;
     rbd_idg g;
 } idsva_so_ws;
-
-static inline double dot6(const double *a, const double *b)
-{
-    double s = 0;
-    for (int r = 0; r < 6; r++) s += a[r] * b[r];
-    return s;
-}
 
 /* The operators of body i's composite at dof p (header). */
 typedef struct {
@@ -132,37 +126,37 @@ typedef struct { double *dq2, *dv2, *dqdv, *dM; size_t nv; } so_out;
 static void triple(so_out *o, const rbd_idg *g, const so_pair *u, int ip, int jq, int kr, int ji, int kj)
 {
     const double *Sk = g->S[kr], *Pdk = g->Pd[kr], *Pddk = g->Pdd[kr], *SdPdk = g->SdPd[kr];
-    const double p1 = dot6(u->u11, Pdk);
-    const double p2 = dot6(u->u9, Pddk) + dot6(u->u8, Pdk) - dot6(u->u12, Pdk);
-    const double p3 = -dot6(u->u11, Sk);
+    const double p1 = rbd_dot6(u->u11, Pdk);
+    const double p2 = rbd_dot6(u->u9, Pddk) + rbd_dot6(u->u8, Pdk) - rbd_dot6(u->u12, Pdk);
+    const double p3 = -rbd_dot6(u->u11, Sk);
     AT(o->dq2, ip, jq, kr) = p2;
     AT(o->dqdv, ip, kr, jq) = -p1;
     if (ji) {
-        const double p4 = dot6(Sk, u->u2);
-        AT(o->dq2, jq, kr, ip) = AT(o->dq2, jq, ip, kr) = dot6(u->u1, Pdk) + dot6(u->u2, Pddk);
+        const double p4 = rbd_dot6(Sk, u->u2);
+        AT(o->dq2, jq, kr, ip) = AT(o->dq2, jq, ip, kr) = rbd_dot6(u->u1, Pdk) + rbd_dot6(u->u2, Pddk);
         AT(o->dqdv, jq, kr, ip) = p1;
-        AT(o->dqdv, jq, ip, kr) = dot6(u->u1, Sk) + dot6(u->u2, SdPdk);
+        AT(o->dqdv, jq, ip, kr) = rbd_dot6(u->u1, Sk) + rbd_dot6(u->u2, SdPdk);
         AT(o->dv2, jq, kr, ip) = AT(o->dv2, jq, ip, kr) = -p3;
         AT(o->dM, kr, jq, ip) = AT(o->dM, jq, kr, ip) = p4;
     }
     if (!kj) {
-        AT(o->dv2, ip, jq, kr) = -dot6(u->u2, Sk);
+        AT(o->dv2, ip, jq, kr) = -rbd_dot6(u->u2, Sk);
         return;
     }
-    const double p5 = dot6(Sk, u->u9);
+    const double p5 = rbd_dot6(Sk, u->u9);
     AT(o->dq2, ip, kr, jq) = p2;
-    AT(o->dq2, kr, ip, jq) = dot6(Sk, u->u3);
+    AT(o->dq2, kr, ip, jq) = rbd_dot6(Sk, u->u3);
     AT(o->dv2, ip, jq, kr) = AT(o->dv2, ip, kr, jq) = p3;
-    AT(o->dqdv, ip, jq, kr) = dot6(Sk, u->u5) + dot6(Sk, u->u8) + dot6(u->u9, SdPdk);
-    AT(o->dqdv, kr, jq, ip) = dot6(Sk, u->u6);
+    AT(o->dqdv, ip, jq, kr) = rbd_dot6(Sk, u->u5) + rbd_dot6(Sk, u->u8) + rbd_dot6(u->u9, SdPdk);
+    AT(o->dqdv, kr, jq, ip) = rbd_dot6(Sk, u->u6);
     AT(o->dM, kr, ip, jq) = AT(o->dM, ip, kr, jq) = p5;
     if (ji) {
-        const double p6 = dot6(Sk, u->u10);
+        const double p6 = rbd_dot6(Sk, u->u10);
         AT(o->dq2, kr, jq, ip) = AT(o->dq2, kr, ip, jq);
         AT(o->dv2, kr, ip, jq) = AT(o->dv2, kr, jq, ip) = p6;
-        AT(o->dqdv, kr, ip, jq) = dot6(Sk, u->u7);
+        AT(o->dqdv, kr, ip, jq) = rbd_dot6(Sk, u->u7);
     } else {
-        AT(o->dv2, kr, jq, ip) = dot6(Sk, u->u4);
+        AT(o->dv2, kr, jq, ip) = rbd_dot6(Sk, u->u4);
     }
 }
 
@@ -199,7 +193,7 @@ static int idsva_so_eval(void *p, const rbd_state *x, rbd_derivs *out)
     rbd_idg_forward(m, g, x->q, x->v, x->a);            /* IDSVA lines 1-11 */
     for (int i = m->nb - 1; i >= 0; i--) {
         for (int ip = m->idx_v[i]; ip < m->idx_v[i] + m->nv_of[i]; ip++) {
-            out->tau[ip] = dot6(g->S[ip], g->fC[i]);    /* line 22 */
+            out->tau[ip] = rbd_dot6(g->S[ip], g->fC[i]);    /* line 22 */
             body_dof(m, g, &o, i, ip);
         }
         if (m->parent[i] >= 0) rbd_idg_accumulate(g, i, m->parent[i]);
