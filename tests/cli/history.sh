@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The run history (scripts/history.py, issue 31) on a tiny real pair run:
+# two builds (the program and a copy) standing for two commits, 2 methods x
+# 1 model, 4 rounds.  `add` writes one file with a row per cell and build
+# (the reference's own rows at ratio 1), read back by column name; `trend`
+# draws the figure and trend.md; bad input is refused with 2 and nothing
+# written; a run is written once.
+# Usage: history.sh RBDIFF SOURCE_DIR TMPDIR
+set -u
+RBDIFF=$1 SRC=$2 TMP=$3
+rm -rf "$TMP"
+mkdir -p "$TMP"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+H="python3 $SRC/scripts/history.py"
+cp "$RBDIFF" "$TMP/copy"
+"$RBDIFF" pair --build old="$TMP/copy" --build new="$RBDIFF" --reference new --methods idsva,rnea --N 5 --rounds 4 \
+    --instances 1 --batch-ms 1 --warmup-ms 1 --counters no --out "$TMP/pair" >/dev/null 2>&1
+[ -s "$TMP/pair/pair.csv" ] || fail "rbdiff pair wrote no pair.csv"
+printf 'label\tcommit\tcommit_date\tbuild\n' >"$TMP/builds.tsv"
+printf 'old\t%s\t2026-01-01T00:00:00+00:00\tgcc-test\n' 1111111111111111111111111111111111111111 >>"$TMP/builds.tsv"
+printf 'new\t%s\t2026-01-02T00:00:00+00:00\tgcc-test\n' 2222222222222222222222222222222222222222 >>"$TMP/builds.tsv"
+$H add --pair "$TMP/pair" --builds "$TMP/builds.tsv" --kind test --history "$TMP/hist" >/dev/null || fail "add failed"
+python3 - "$TMP/hist" <<'PY' || fails=$((fails + 1))
+import csv, glob, sys
+files = glob.glob(sys.argv[1] + "/runs/*.csv")
+rows = [r for f in files for r in csv.DictReader(open(f))]
+ok = len(files) == 1 and len(rows) == 4
+ok = ok and {r["commit"][:4] for r in rows} == {"1111", "2222"}
+ok = ok and all(r["reference_commit"].startswith("2222") for r in rows)
+ok = ok and all(r["verdict"] == "reference" and r["ratio_median"] == "1" for r in rows if r["commit"].startswith("2222"))
+ok = ok and all(float(r["ratio_median"]) > 0 and r["cpu"] and r["kind"] == "test" for r in rows)
+print("ok: history add, %d rows" % len(rows) if ok else "FAIL: history rows: %r" % rows)
+sys.exit(0 if ok else 1)
+PY
+$H trend --history "$TMP/hist" --out "$TMP/trend" >/dev/null 2>"$TMP/trend.err" || { fail "trend failed"; cat "$TMP/trend.err"; }
+for f in trend.svg trend.png trend.md; do [ -s "$TMP/trend/$f" ] || fail "trend wrote no $f"; done
+grep -q "Trend over 2 commits" "$TMP/trend/trend.md" || fail "trend.md does not count 2 commits"
+# refusals: status 2, nothing written
+n0=$(ls "$TMP/hist/runs" | wc -l)
+printf 'label\tcommit\tcommit_date\tbuild\nold\t1\t2026\tx\n' >"$TMP/partial.tsv"
+$H add --pair "$TMP/pair" --builds "$TMP/partial.tsv" --kind test --history "$TMP/hist" >/dev/null 2>"$TMP/e1"
+st=$?; [ $st -eq 2 ] && grep -q "build label new is not in" "$TMP/e1" || fail "a builds file without a label: exit $st"
+printf 'name\tcommit\n' >"$TMP/bad.tsv"
+$H add --pair "$TMP/pair" --builds "$TMP/bad.tsv" --kind test --history "$TMP/hist" >/dev/null 2>"$TMP/e2"
+st=$?; [ $st -eq 2 ] && grep -q "bad.tsv: line 1: no column label" "$TMP/e2" || fail "a builds file without columns: exit $st"
+$H add-sweep --results "$TMP/nonexistent" --kind run --history "$TMP/hist" >/dev/null 2>"$TMP/e3"
+st=$?; [ $st -eq 2 ] || fail "add-sweep of a missing directory: exit $st"
+[ "$(ls "$TMP/hist/runs" | wc -l)" -eq "$n0" ] || fail "a refused add wrote a file"
+[ $fails -eq 0 ] && echo "all history checks passed"
+exit $((fails > 0))
