@@ -1,6 +1,5 @@
 /* Append-only CSV tables with validation and resume. */
 #include <errno.h>
-#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -91,66 +90,6 @@ static int check_field(const csvlog *t, int line, int c, const char *s)
     if ((col->flags & CSV_NONNEG) && x < 0)
         return rbd_fail(RBD_EPARSE, "%s:%d:%d: field '%s': '%s' is negative", t->path, line, c + 1, col->name, s);
     return RBD_OK;
-}
-
-/* FNV-1a over the key fields, each ended by its NUL. */
-static size_t key_hash(const char *const *key, int nkey)
-{
-    size_t h = 1469598103934665603ull;
-    for (int c = 0; c < nkey; c++)
-        for (const unsigned char *p = (const unsigned char *)key[c];; p++) {
-            h = (h ^ *p) * 1099511628211ull;
-            if (!*p) break;
-        }
-    return h;
-}
-
-static int key_equal(const char *const *a, const char *const *b, int nkey)
-{
-    for (int c = 0; c < nkey; c++)
-        if (strcmp(a[c], b[c])) return 0;
-    return 1;
-}
-
-int csv_keyidx_find(const csv_keyidx *x, char **const *rows, int nkey, const char *const *key)
-{
-    if (!x->cap) return -1;
-    for (size_t i = key_hash(key, nkey) & (x->cap - 1);; i = (i + 1) & (x->cap - 1)) {
-        int r = x->slot[i] - 1;
-        if (r < 0) return -1;
-        if (key_equal((const char *const *)rows[r], key, nkey)) return r;
-    }
-}
-
-static void keyidx_put(csv_keyidx *x, char **const *rows, int nkey, int r)
-{
-    size_t i = key_hash((const char *const *)rows[r], nkey) & (x->cap - 1);
-    while (x->slot[i]) i = (i + 1) & (x->cap - 1);
-    x->slot[i] = r + 1;
-}
-
-int csv_keyidx_add(csv_keyidx *x, char **const *rows, int nkey, int r)
-{
-    if ((size_t)(r + 1) * 2 > x->cap) {     /* at most half full: short probes */
-        size_t cap = x->cap ? 2 * x->cap : 64;
-        while ((size_t)(r + 1) * 2 > cap) cap *= 2;
-        int *slot = calloc(cap, sizeof *slot);
-        if (!slot) return rbd_fail(RBD_ENOMEM, "out of memory");
-        csv_keyidx nx = { slot, cap };
-        for (size_t i = 0; i < x->cap; i++)
-            if (x->slot[i]) keyidx_put(&nx, rows, nkey, x->slot[i] - 1);
-        free(x->slot);
-        *x = nx;
-    }
-    keyidx_put(x, rows, nkey, r);
-    return RBD_OK;
-}
-
-void csv_keyidx_free(csv_keyidx *x)
-{
-    free(x->slot);
-    x->slot = NULL;
-    x->cap = 0;
 }
 
 static int add_row(csvlog *t, char **fields)
@@ -407,88 +346,4 @@ void csvlog_close(csvlog *t)
     csv_keyidx_free(&t->idx);
     free(t->path);
     memset(t, 0, sizeof *t);
-}
-
-void csv_row_decode(const csv_col *cols, int ncols, char *const *fields, void *row)
-{
-    for (int c = 0; c < ncols; c++) {
-        const csv_col *col = &cols[c];
-        char *at = (char *)row + col->offset;
-        const char *s = fields[c];
-        if (!col->size) continue;     /* a column with no field in the struct */
-        switch (col->type) {
-        case CSV_STR:
-            snprintf(at, col->size, "%s", s);
-            break;
-        case CSV_INT:
-        case CSV_OPTINT:
-            if (col->size == sizeof(long)) *(long *)(void *)at = strtol(s, NULL, 10);
-            else *(int *)(void *)at = (int)strtol(s, NULL, 10);
-            break;
-        case CSV_NUM:
-        case CSV_OPTNUM:
-            *(double *)(void *)at = *s ? strtod(s, NULL) : NAN;
-            break;
-        }
-    }
-}
-
-void csv_row_encode(const csv_col *cols, int ncols, const void *row, char (*buf)[64], const char **fields)
-{
-    for (int c = 0; c < ncols; c++) {
-        const csv_col *col = &cols[c];
-        const char *at = (const char *)row + col->offset;
-        buf[c][0] = 0;
-        fields[c] = buf[c];
-        if (col->type == CSV_STR) {
-            fields[c] = at;
-        } else if (col->type == CSV_INT || col->type == CSV_OPTINT) {
-            long v = col->size == sizeof(long) ? *(const long *)(const void *)at : *(const int *)(const void *)at;
-            snprintf(buf[c], 64, "%ld", v);
-        } else {
-            double x = *(const double *)(const void *)at;
-            if (isfinite(x)) snprintf(buf[c], 64, col->fmt ? col->fmt : "%.17g", x);
-            else if ((col->flags & CSV_DBLMAX) && !(col->type == CSV_OPTNUM && isnan(x)))
-                snprintf(buf[c], 64, "%.17g", DBL_MAX);
-            /* else empty: an optional number not measured (a required one
-             * is refused by csvlog_append) */
-        }
-    }
-}
-
-int csvlog_append_row(csvlog *t, const void *row)
-{
-    char (*buf)[64] = malloc(sizeof *buf * (size_t)t->ncols);
-    const char **f = malloc(sizeof *f * (size_t)t->ncols);
-    int rc = buf && f ? RBD_OK : rbd_fail(RBD_ENOMEM, "out of memory");
-    if (!rc) {
-        csv_row_encode(t->cols, t->ncols, row, buf, f);
-        rc = csvlog_append(t, f);
-    }
-    free(buf);
-    free(f);
-    return rc;
-}
-
-int csvlog_find_row(const csvlog *t, const void *row)
-{
-    char (*buf)[64] = malloc(sizeof *buf * (size_t)t->ncols);
-    const char **f = malloc(sizeof *f * (size_t)t->ncols);
-    int r = -1;
-    if (buf && f) {
-        csv_row_encode(t->cols, t->ncols, row, buf, f);
-        r = csvlog_find(t, f);
-    }
-    free(buf);
-    free(f);
-    return r;
-}
-
-int csvlog_rows(const csvlog *t, size_t size, void **rows)
-{
-    char *a = calloc((size_t)t->nrows + 1, size);
-    if (!a) return rbd_fail(RBD_ENOMEM, "out of memory");
-    for (int k = 0; k < t->nrows; k++) csv_row_decode(t->cols, t->ncols, t->rows[k], a + (size_t)k * size);
-    *rows = a;
-    return RBD_OK;
 }
