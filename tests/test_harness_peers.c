@@ -5,10 +5,11 @@
  * free-flyer root); and the check can fail: a peer that loaded one model,
  * checked against another with the same joints, is caught.
  *
- * Which peers: $RBD_PEERS_EXPECTED (scripts/test sets it to the peers whose
- * prerequisites scripts/peers found, so a peer that should have built but
- * did not fails here), else every peer whose module is in the peer
- * directory.  Without any the tests are skipped, and say so.
+ * Which peers: $RBD_PEERS_EXPECTED (scripts/test sets it to the peers, as
+ * NAME@VERSION, whose prerequisites scripts/peers found, so a peer that
+ * should have built but did not fails here), else every version of every
+ * peer whose module is in the peer directory.  Without any the tests are
+ * skipped, and say so (with what scripts/peers recorded).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -45,9 +46,16 @@ static rbd_peer *open_peers(int *n)
             if (peer_open(tok, &p[*n])) fail_msg("peer %s was expected (RBD_PEERS_EXPECTED): %s", tok, rbd_last_error());
             (*n)++;
         }
-    } else {
-        for (int k = 0; peer_known[k] && *n < 8; k++)
-            if (!peer_open(peer_known[k], &p[*n])) (*n)++;
+    } else {                /* every version of every peer built */
+        for (int k = 0; peer_known[k] && *n < 8; k++) {
+            char ver[8][32], name[64];
+            int nv = peer_versions(peer_known[k], ver, 8);
+            for (int v = 0; v < nv && *n < 8; v++) {
+                snprintf(name, sizeof name, "%.15s@%.31s", peer_known[k], ver[v]);
+                if (peer_open(name, &p[*n])) fail_msg("peer %s is built but: %s", name, rbd_last_error());
+                (*n)++;
+            }
+        }
     }
     return p;
 }
@@ -63,8 +71,8 @@ static void test_every_function_agrees(void **state)
     int np;
     rbd_peer *p = open_peers(&np);
     if (!np) {
-        print_message("no peer module in %s and RBD_PEERS_EXPECTED unset: skipped (scripts/peers builds them)\n",
-                      peer_dir());
+        print_message("no peer module in %s and RBD_PEERS_EXPECTED unset: skipped (scripts/peers builds them; "
+                      "see its %s/peers.txt for why a peer was not built)\n", peer_dir(), peer_dir());
         skip();
     }
     for (int k = 0; k < np; k++) {
@@ -161,7 +169,7 @@ static void test_warts_match_pinocchio(void **state)
     snprintf(spec[2], sizeof spec[2], "urdf:%s,nonphysical", file[2]);
     int pin = 0;
     for (int k = 0; k < np; k++) {
-        int cont = !strcmp(p[k].name, "pinocchio");
+        int cont = peer_family(p[k].name) == peer_family("pinocchio");
         pin += cont;
         for (int s = 0; s < 3; s++) {
             rbd_model *m = tu_model(spec[s]);
@@ -223,18 +231,21 @@ static void test_a_different_model_is_caught(void **state)
     close_peers(p, np);
 }
 
-/* A name that is no peer, and a peer directory without modules: clear errors. */
+/* A name that is no peer, a version not built, and a peer directory without
+ * modules: clear errors. */
 static void test_missing_peer_says_why(void **state)
 {
     (void)state;
     rbd_peer p;
-    assert_int_equal(peer_open("no-such-peer", &p), RBD_ENOTSUP);
-    assert_non_null(strstr(rbd_last_error(), "rbdpeer-no-such-peer.so"));
+    assert_int_equal(peer_open("no-such-peer", &p), RBD_EINVAL);
+    assert_non_null(strstr(rbd_last_error(), "'no-such-peer' is not a peer"));
+    assert_int_equal(peer_open("pinocchio@0.0.1", &p), RBD_ENOTSUP);
+    assert_non_null(strstr(rbd_last_error(), "rbdpeer-pinocchio@0.0.1.so"));
     assert_int_equal(peer_open("../x", &p), RBD_EINVAL);
     char *old = getenv("RBD_PEER_DIR") ? strdup(getenv("RBD_PEER_DIR")) : NULL;
     setenv("RBD_PEER_DIR", "/nonexistent-rbdiff-peers", 1);
     assert_int_equal(peer_open("pinocchio", &p), RBD_ENOTSUP);
-    assert_non_null(strstr(rbd_last_error(), "/nonexistent-rbdiff-peers/rbdpeer-pinocchio.so"));
+    assert_non_null(strstr(rbd_last_error(), "/nonexistent-rbdiff-peers/rbdpeer-pinocchio@*.so"));
     if (old) setenv("RBD_PEER_DIR", old, 1);
     else unsetenv("RBD_PEER_DIR");
     free(old);

@@ -55,8 +55,20 @@ static void test_colours_unique(void **state)
     for (int k = 0; plot_style_name(k); k++) assert_true(strcasecmp(c, plot_method_color(plot_style_name(k))) != 0);
 }
 
+/* A peer's row with its version takes the bare name's style and family. */
+static void test_peer_versions_share_style(void **state)
+{
+    (void)state;
+    assert_true(plot_method_styled("pinocchio@4.1.0.computeABADerivatives"));
+    assert_string_equal(plot_method_color("pinocchio@4.1.0.aba"), plot_method_color("pinocchio.aba"));
+    assert_string_equal(plot_method_color("mujoco@2.2.2.fd_forward"), plot_method_color("mujoco.fd_forward"));
+    assert_int_equal(plot_method_family("mujoco@4.0.0.inverseFD"), plot_method_family("mujoco.fd_forward"));
+    assert_false(plot_method_styled("pinocchio@4.1.0.nosuch"));
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = { cmocka_unit_test(test_every_method_styled), cmocka_unit_test(test_colours_unique) };
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_every_method_styled), cmocka_unit_test(test_colours_unique),
+                                        cmocka_unit_test(test_peer_versions_share_style) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

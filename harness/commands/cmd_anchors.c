@@ -13,6 +13,7 @@
 #include "peers/peer.h"
 #include "measure/stats.h"
 #include "report/vs_peer.h"
+#include "report/vs_versions.h"
 #include "plan/datadir.h"
 
 static const char help[] =
@@ -112,21 +113,32 @@ static const char *runs_meta(char **paths, int nruns, char *buf, size_t len)
 }
 
 typedef struct {
-    const char *dir, *peer;
+    const char *dir;
+    char (*peer)[32];       /* the versions of one peer timed, newest first */
+    int np;
     const timing_row *rows;
     int n, missed;
 } live_ctx;
 
+/* A section per version (vs_peer_write), then the versions side by side. */
 static int write_live(FILE *f, void *p)
 {
     live_ctx *c = p;
-    c->missed = vs_peer_write(f, c->dir, c->peer, c->rows, c->n);
-    return c->missed < 0 ? c->missed : ferror(f) ? RBD_EIO : RBD_OK;
+    c->missed = 0;
+    for (int v = 0; v < c->np; v++) {
+        if (v) fputs("\n\n", f);
+        int m = vs_peer_write(f, c->dir, c->peer[v], c->rows, c->n);
+        if (m < 0) return m;
+        c->missed += m;
+    }
+    vs_versions_write(f, c->rows, c->n, c->peer, c->np);
+    return ferror(f) ? RBD_EIO : RBD_OK;
 }
 
 /* The live comparisons of a results directory: vs-<peer>.md for every peer
- * it timed.  *pin: Pinocchio was among them (no fallback needed).  Returns
- * the exit status, or -1 when res is not a directory with timings. */
+ * it timed, every version in one file.  *pin: Pinocchio was among them (no
+ * fallback needed).  Returns the exit status, or -1 when res is not a
+ * directory with timings. */
 static int live_peers(const char *res, int nowrite, const char *outpath, int check, int *pin)
 {
     struct stat st;
@@ -134,12 +146,15 @@ static int live_peers(const char *res, int nowrite, const char *outpath, int che
     int n = 0, status = EXIT_OK, missed = 0;
     if (stat(res, &st) || !S_ISDIR(st.st_mode) || timing_rows_load(res, &rows, &n)) return -1;
     for (int k = 0; peer_known[k]; k++) {
-        if (!vs_peer_present(rows, n, peer_known[k])) continue;
-        *pin |= !strcmp(peer_known[k], "pinocchio");
+        char ver[VS_MAXVER][32];
+        int np = vs_versions_present(rows, n, peer_known[k], ver);
+        if (!np) continue;
+        int is_pin = !strcmp(peer_known[k], "pinocchio");
+        *pin |= is_pin;
         char out[4200];
-        if (outpath && !strcmp(peer_known[k], "pinocchio")) snprintf(out, sizeof out, "%s", outpath);
+        if (outpath && is_pin) snprintf(out, sizeof out, "%s", outpath);
         else snprintf(out, sizeof out, "%s/vs-%s.md", res, peer_known[k]);
-        live_ctx c = { res, peer_known[k], rows, n, 0 };
+        live_ctx c = { res, ver, np, rows, n, 0 };
         int rc = nowrite ? write_live(stdout, &c) : atomic_write(out, write_live, &c);
         if (rc) { status = cli_lib_error("anchors", EXIT_FAIL); break; }
         missed += c.missed;

@@ -56,13 +56,19 @@ int cmd_methods(int argc, char **argv)
     for (int k = 0; rbd_base_algos[k].name; k++)
         printf("%-14s %-4s %-34s %s\n", rbd_base_algos[k].name, "base", "all", rbd_base_algos[k].summary);
     printf("\npeers (--peers; modules in %s):\n", peer_dir());
-    for (int k = 0; peer_known[k]; k++) {
-        rbd_peer p;
-        if (peer_open(peer_known[k], &p)) { printf("%s: %s\n", peer_known[k], rbd_last_error()); continue; }
-        printf("%s %s, built with %s\n", p.name, p.api->version, p.api->build);
-        for (int f = 0; f < p.api->nfunc; f++)
-            printf("  %-32s vs %-6s %s\n", p.row[f], p.api->func[f].ours, p.api->func[f].writes);
-        peer_close(&p);
+    for (int k = 0; peer_known[k]; k++) {   /* every version built, newest first */
+        char ver[8][32], name[64];
+        int nv = peer_versions(peer_known[k], ver, 8);
+        for (int v = 0; v < (nv ? nv : 1); v++) {
+            rbd_peer p;
+            if (nv) snprintf(name, sizeof name, "%.15s@%.31s", peer_known[k], ver[v]);
+            else snprintf(name, sizeof name, "%.15s", peer_known[k]);
+            if (peer_open(name, &p)) { printf("%s: %s\n", name, rbd_last_error()); continue; }
+            printf("%s %s, built with %s\n", p.name, p.api->version, p.api->build);
+            for (int f = 0; f < p.api->nfunc; f++)
+                printf("  %-32s vs %-6s %s\n", p.row[f], p.api->func[f].ours, p.api->func[f].writes);
+            peer_close(&p);
+        }
     }
     return EXIT_OK;
 }

@@ -40,7 +40,8 @@ static const char help[] =
     "  --crossover 'A B' --crossover-range LO:HI\n"
     "  --robots LIST      e.g. ur5,hyq:freeflyer (tests/models/NAME.urdf), timed and audited\n"
     "  --robot-methods LIST  only these methods (and PEER.FUNCTIONs) on the robots\n"
-    "  --peers LIST       pinocchio, mujoco, all or none: other libraries timed in the same rounds,\n"
+    "  --peers LIST       pinocchio, mujoco, NAME@VERSION, all (every version) or none: other\n"
+    "                     libraries timed in the same rounds,\n"
     "                     each checked against ours on every model first (DIR/peer_checks.csv)\n"
     "  --accuracy-N LIST --accuracy-bf LIST --accuracy-skew X --accuracy-taper X\n"
     "  --accuracy-model SPEC --accuracy-states K --cache DIR   the accuracy audit\n"
@@ -238,14 +239,15 @@ int cmd_sweep(int argc, char **argv)
      * and, when it loaded, the function one of its own (a typo would time
      * nothing); a known peer that is not built is left out, as everywhere */
     for (int r = 0; r < c.nrobot_methods; r++) {
-        const char *name = c.robot_methods[r], *dot = strchr(name, '.');
-        if (!dot) continue;
-        int known = 0, loaded = 0, found = 0;
-        for (int k = 0; peer_known[k]; k++)
-            known |= strlen(peer_known[k]) == (size_t)(dot - name) && !strncmp(peer_known[k], name, (size_t)(dot - name));
+        const char *name = c.robot_methods[r];
+        size_t plen = peer_row_peer_len(name);
+        if (!name[plen]) continue;
+        int known = peer_family(name) >= 0 && strcspn(name, "@") <= plen, loaded = 0, found = 0;
         for (int k = 0; k < npeers; k++)
-            loaded |= strlen(peers[k].name) == (size_t)(dot - name) && !strncmp(peers[k].name, name, (size_t)(dot - name));
-        for (int i = 0; i < ntg; i++) found |= tg[i].peer && !strcmp(tg[i].name, name);
+            loaded |= strlen(peers[k].name) == plen && !strncmp(peers[k].name, name, plen);
+        for (int k = 0; k < npeers; k++)
+            loaded |= !memchr(name, '@', plen) && peer_family(peers[k].name) == peer_family(name);
+        for (int i = 0; i < ntg; i++) found |= tg[i].peer && peer_row_matches(name, tg[i].name);
         if (!known || (loaded && !found)) {
             status = cli_error("sweep", EXIT_USAGE, "robot_methods: '%s' is not a function of a %s peer", name,
                                known ? "loaded" : "known");

@@ -56,13 +56,31 @@ int bench_targets(const sweep_config *c, bench_target **out, int *n)
     return RBD_OK;
 }
 
+/* NAME@* (peers = all) opens every version of NAME built, newest first. */
 int bench_peers_open(const char *cmd, const sweep_config *c, rbd_peer **out, int *n)
 {
-    *out = calloc((size_t)c->npeers + 1, sizeof **out);
+    enum { MAXV = 8 };
+    *out = calloc((size_t)c->npeers * MAXV + 1, sizeof **out);
     *n = 0;
     if (!*out) return rbd_fail(RBD_ENOMEM, "out of memory");
     for (int k = 0; k < c->npeers; k++) {
-        if (peer_open(c->peers[k], &(*out)[*n])) {
+        char want[MAXV][48], ver[MAXV][32];
+        int nw = 1;
+        snprintf(want[0], sizeof want[0], "%s", c->peers[k]);
+        size_t len = strlen(want[0]);
+        if (len > 2 && !strcmp(want[0] + len - 2, "@*")) {
+            char fam[16];
+            snprintf(fam, sizeof fam, "%.*s", (int)(len - 2), want[0]);
+            want[0][len - 2] = 0;
+            nw = peer_versions(fam, ver, MAXV);
+            for (int v = 0; v < nw; v++) snprintf(want[v], sizeof want[v], "%s@%.31s", fam, ver[v]);
+            if (!nw) nw = 1;    /* none built: peer_open says why */
+        }
+        for (int v = 0; v < nw; v++) {
+            if (!peer_open(want[v], &(*out)[*n])) {
+                (*n)++;
+                continue;
+            }
             /* a peer asked for by name that is not there: a comparison the
              * user wanted would compare nothing, so nothing is timed */
             if (c->peers_named) {
@@ -76,9 +94,7 @@ int bench_peers_open(const char *cmd, const sweep_config *c, rbd_peer **out, int
                 return rc;
             }
             fprintf(stderr, "rbdiff %s: %s; going on without it\n", cmd, rbd_last_error());
-            continue;
         }
-        (*n)++;
     }
     return RBD_OK;
 }

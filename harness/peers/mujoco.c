@@ -7,7 +7,11 @@
  *   fd_inverse    central differences of mj_inverse in qpos, qvel
  *   transitionFD  mjd_transitionFD: A and B of one Euler step, on a copy of
  *                 the model with a motor on every dof (B is by ctrl)
+ *   inverseFD     mjd_inverseFD (MuJoCo >= 2.3.1): MuJoCo's own differences of
+ *                 mj_inverse, DfDq and DfDv
  *   rne, crb, forward   mj_rne, mj_crb + mj_fullM, mj_forward
+ * Which of these a build offers depends on the MuJoCo it is built against
+ * (HAS_TRANSITION_FD, HAS_INVERSE_FD).
  *
  * Central differences (eps 1e-6) re-run the pipeline only from the stage a
  * coordinate enters, as MuJoCo's derivative sample does: qfrc from
@@ -35,10 +39,38 @@
 #ifndef RBD_PEER_BUILD
 #define RBD_PEER_BUILD "unknown"
 #endif
+#ifndef RBD_PEER_SOURCE
+#define RBD_PEER_SOURCE "unknown"
+#endif
+
+/* MuJoCo 4.0 removed mjData.qM (the inertia lives in the CSR mjData.M) and
+ * mj_fullM reads it from d; before, mj_fullM took the legacy qM. */
+#if mjVERSION_HEADER >= 1000000
+#define FULL_M(m, d, dst) mj_fullM(m, d, dst)
+#else
+#define FULL_M(m, d, dst) mj_fullM(m, dst, (d)->qM)
+#endif
 
 #define EPS 1e-6             /* central differences: error O(eps^2), rounding O(1e-16 / eps) */
 
-enum { FD_FORWARD, FD_INVERSE, TRANSITION_FD, RNE, CRB, FORWARD, NFUNC };
+enum { FD_FORWARD, FD_INVERSE, RNE, CRB, FORWARD, TRANSITION_FD, INVERSE_FD, NFUNC };
+
+/* The motor copy of the model (with_motors) sets MuJoCo 2.2's nu-sized
+ * arrays by hand; MuJoCo 4.0's compiler derives more of them (sparse
+ * actuator moments, force ranges), and its qacc on that copy disagrees with
+ * ours (checked: 1.9 relative on a chain of 6), so 4.0 offers the five
+ * functions that need no actuator; building the motors with mjSpec instead
+ * is what it would take. */
+#if mjVERSION_HEADER >= 1000000
+#define HAS_TRANSITION_FD 0
+#else
+#define HAS_TRANSITION_FD 1
+#endif
+/* mjd_inverseFD came with MuJoCo 2.3.1 (mjVERSION_HEADER 231). */
+#define HAS_INVERSE_FD (mjVERSION_HEADER >= 231)
+
+/* The functions this build offers, in the order of the table it hands out. */
+static int offer[NFUNC], noffer;
 
 /* Tolerances: central differences at eps 1e-6 are dominated by rounding,
  * ~kappa(M) 1e-16 / eps: tol_cond 1e-9 per unit of M's condition number for
@@ -54,13 +86,16 @@ static const rbd_peer_func funcs[NFUNC] = {
       1e-9 },
     { "fd_inverse", RBD_PEER_ID_DERIVS, "idsva",
       "central differences (eps 1e-6) of qfrc_inverse in qpos, qvel: mj_inverse + 4 nv mj_inverseSkip", 1e-5, 0 },
-    { "transitionFD", RBD_PEER_FD_DERIVS, "fdsva",
-      "mjd_transitionFD (eps 1e-6, centered): discrete A, B of one Euler mj_step (h 0.002 s), with a motor per dof; "
-      "checked as the velocity rows / h", 1e-4, 1e-9 },
     { "rne", RBD_PEER_TAU, "rnea", "mj_kinematics, mj_comPos, mj_comVel, mj_rne: tau from (q, v, a)", 1e-9, 0 },
     { "crb", RBD_PEER_M, "crba", "mj_kinematics, mj_comPos, mj_crb, mj_fullM: dense M", 1e-9, 0 },
     { "forward", RBD_PEER_QDD, "aba", "mj_forward: the whole pipeline (no contacts, limits or actuators), qacc", 1e-9,
       1e-15 },
+    { "transitionFD", RBD_PEER_FD_DERIVS, "fdsva",
+      "mjd_transitionFD (eps 1e-6, centered): discrete A, B of one Euler mj_step (h 0.002 s), with a motor per dof; "
+      "checked as the velocity rows / h", 1e-4, 1e-9 },
+    { "inverseFD", RBD_PEER_ID_DERIVS, "idsva",
+      "mjd_inverseFD (eps 1e-6, one-sided differences, MuJoCo's own): DfDq, DfDv of qfrc_inverse; tolerance 1e-4 "
+      "for its O(eps) error", 1e-4, 0 },
 };
 
 /* MuJoCo reports an error through mju_user_error, which must not return, and
@@ -259,7 +294,7 @@ static void set_state(context *c, int k)
     mjData *d = c->d;
     mju_copy(d->qpos, c->qpos + (size_t)nq * k, nq);
     mju_copy(d->qvel, c->qvel + (size_t)nv * k, nv);
-    if (c->func == FD_INVERSE || c->func == RNE) mju_copy(d->qacc, c->qacc + (size_t)nv * k, nv);
+    if (c->func == FD_INVERSE || c->func == INVERSE_FD || c->func == RNE) mju_copy(d->qacc, c->qacc + (size_t)nv * k, nv);
     if (c->func == FD_FORWARD || c->func == FORWARD) mju_copy(d->qfrc_applied, c->qfrc + (size_t)nv * k, nv);
     if (c->func == TRANSITION_FD) mju_copy(d->ctrl, c->qfrc + (size_t)nv * k, nv);
 }
@@ -347,7 +382,7 @@ static void crb(context *c)
     mj_kinematics(c->m, c->d);
     mj_comPos(c->m, c->d);
     mj_crb(c->m, c->d);
-    mj_fullM(c->m, c->out, c->d->qM);
+    FULL_M(c->m, c->d, c->out);
 }
 
 static void forward(context *c)
@@ -355,7 +390,20 @@ static void forward(context *c)
     mj_forward(c->m, c->d);
 }
 
-static const run_fn runs[NFUNC] = { fd_forward, fd_inverse, transition_fd, rne, crb, forward };
+#if HAS_INVERSE_FD
+static void inverse_fd(context *c)
+{
+    const size_t nv = (size_t)c->m->nv;
+    mjd_inverseFD(c->m, c->d, EPS, 0, c->out, c->out + nv * nv, NULL, NULL, NULL, NULL, NULL);
+}
+#else
+static void inverse_fd(context *c)
+{
+    (void)c;
+}
+#endif
+
+static const run_fn runs[NFUNC] = { fd_forward, fd_inverse, rne, crb, forward, transition_fd, inverse_fd };
 
 /* fn(c) with MuJoCo's errors and warnings caught: 0, or -1 with mj_msg set. */
 static int trapped(run_fn fn, context *c)
@@ -394,13 +442,13 @@ static void unbind(void *ctx)
  * scratch (nv x nv matrices), in mjtNums. */
 static size_t out_size(int func, size_t nv)
 {
-    static const int nmat[NFUNC] = { 3, 2, 6, 0, 1, 0 };
+    static const int nmat[NFUNC] = { 3, 2, 0, 1, 0, 6, 2 };
     return func == RNE ? nv : nmat[func] * nv * nv;
 }
 
 static size_t work_size(int func, size_t nv)
 {
-    static const int nmat[NFUNC] = { 0, 2, 3, 0, 0, 0 };
+    static const int nmat[NFUNC] = { 0, 2, 0, 0, 0, 3, 2 };
     return nmat[func] * nv * nv;
 }
 
@@ -409,8 +457,11 @@ static void *bind(void *model_, int func, int pool, const double *q, const doubl
 {
     model *mod = model_;
     const int nq = mod->m->nq, nv = mod->m->nv;
-    const int need_a = func == FD_INVERSE || func == RNE, need_tau = func != FD_INVERSE && func != RNE && func != CRB;
-    if (func < 0 || func >= NFUNC || pool < 1 || !q || (need_a && !a) || (need_tau && !tau)) {
+    if (func >= 0 && func < noffer) func = offer[func];
+    else func = -1;
+    const int inv = func == FD_INVERSE || func == INVERSE_FD;
+    const int need_a = inv || func == RNE, need_tau = !inv && func != RNE && func != CRB;
+    if (func < 0 || pool < 1 || !q || (need_a && !a) || (need_tau && !tau)) {
         mjc_fail(err, errlen, "bind: bad function %d, pool %d, or a missing input", func, pool);
         return NULL;
     }
@@ -468,9 +519,9 @@ static void continuous_from_transition(const mjModel *m, const mjtNum *A, const 
 /* The nominal outputs the finite differences leave stale, at state k. */
 static void nominal(context *c)
 {
-    if (c->func == FD_INVERSE) {
+    if (c->func == FD_INVERSE || c->func == INVERSE_FD) {
         mj_inverse(c->m, c->d);
-        mj_fullM(c->m, c->work, c->d->qM);
+        FULL_M(c->m, c->d, c->work);
     } else {
         mj_forward(c->m, c->d);
     }
@@ -482,12 +533,12 @@ static int result(void *ctx, double *vec, double *mat0, double *mat1, double *ma
     const mjc_map *map = &c->mod->map;
     const size_t nv = (size_t)c->m->nv, nn = nv * nv, k = (size_t)c->k;
     mjc_point pt = { c->qpos + c->m->nq * k, c->qvel + nv * k, c->qacc + nv * k, c->qfrc + nv * k };
-    if (c->func <= TRANSITION_FD) {
+    if (c->func == FD_FORWARD || c->func == FD_INVERSE || c->func == TRANSITION_FD || c->func == INVERSE_FD) {
         set_state(c, c->k);
         if (trapped(nominal, c)) return mjc_fail(err, errlen, "MuJoCo, %s: %s", funcs[c->func].name, mj_msg);
     }
     if (c->func == FD_FORWARD || c->func == TRANSITION_FD || c->func == FORWARD) pt.qacc = c->d->qacc;
-    if (c->func == FD_INVERSE) pt.qfrc = c->d->qfrc_inverse;
+    if (c->func == FD_INVERSE || c->func == INVERSE_FD) pt.qfrc = c->d->qfrc_inverse;
     if (c->func == RNE) pt.qfrc = c->out;
     switch (c->func) {
     case FD_FORWARD:
@@ -500,6 +551,7 @@ static int result(void *ctx, double *vec, double *mat0, double *mat1, double *ma
         mjc_fd_out(map, &pt, c->work, c->work + nn, c->work + 2 * nn, mat0, mat1, mat2);
         break;
     case FD_INVERSE:
+    case INVERSE_FD:
         mjc_tau_out(map, &pt, vec);
         mjc_id_out(map, &pt, c->out, c->out + nn, c->work, mat0, mat1, c->work + nn);
         break;
@@ -512,8 +564,16 @@ static int result(void *ctx, double *vec, double *mat0, double *mat1, double *ma
 
 __attribute__((visibility("default"))) const rbd_peer_api *rbd_peer_entry(void)
 {
-    static rbd_peer_api api = { RBD_PEER_ABI, "mujoco", NULL, RBD_PEER_BUILD, NFUNC, funcs,
+    static rbd_peer_func table[NFUNC];
+    static rbd_peer_api api = { RBD_PEER_ABI, "mujoco", NULL, RBD_PEER_BUILD "; " RBD_PEER_SOURCE, 0, table,
                                 load, unload, bind, call, result, unbind };
+    if (!noffer)
+        for (int f = 0; f < NFUNC; f++)
+            if ((f != TRANSITION_FD || HAS_TRANSITION_FD) && (f != INVERSE_FD || HAS_INVERSE_FD)) {
+                table[noffer] = funcs[f];
+                offer[noffer++] = f;
+            }
+    api.nfunc = noffer;
     api.version = mj_versionString();
     return &api;
 }

@@ -22,6 +22,16 @@
 #include <string.h>
 #include "mujoco_conv.h"
 
+/* R v and R^T v: mju_rotVecMat(T) (vec, mat) up to MuJoCo 3, removed in 4.0
+ * for mju_mulMat(T)Vec3 (mat, vec), which 2.2 does not have. */
+#if mjVERSION_HEADER >= 1000000
+#define ROT(res, vec, mat) mju_mulMatVec3(res, mat, vec)
+#define ROT_T(res, vec, mat) mju_mulMatTVec3(res, mat, vec)
+#else
+#define ROT(res, vec, mat) mju_rotVecMat(res, vec, mat)
+#define ROT_T(res, vec, mat) mju_rotVecMatT(res, vec, mat)
+#endif
+
 int mjc_fail(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
@@ -50,10 +60,10 @@ static void rotation(const mjtNum *quat_wxyz, mjtNum R[9])
 static void frame_at(const mjc_joint *j, const mjc_point *pt, free_frame *fr)
 {
     rotation(pt->qpos + j->mq + 3, fr->R);
-    mju_rotVecMatT(fr->v, pt->qvel + j->mv, fr->R);
+    ROT_T(fr->v, pt->qvel + j->mv, fr->R);
     mju_copy3(fr->w, pt->qvel + j->mv + 3);
-    mju_rotVecMatT(fr->acc, pt->qacc + j->mv, fr->R);
-    mju_rotVecMatT(fr->f, pt->qfrc + j->mv, fr->R);
+    ROT_T(fr->acc, pt->qacc + j->mv, fr->R);
+    ROT_T(fr->f, pt->qfrc + j->mv, fr->R);
 }
 
 static void scatter_vec(const mjc_map *map, const double *x, mjtNum *y)
@@ -79,7 +89,7 @@ static void cols_R(mjtNum *X, int n, int c, const mjtNum R[9])
     mjtNum *x = X + (size_t)n * c;
     for (int i = 0; i < n; i++) {
         mjtNum row[3] = { x[i], x[i + n], x[i + 2 * n] }, t[3];
-        mju_rotVecMatT(t, row, R);
+        ROT_T(t, row, R);
         x[i] = t[0], x[i + n] = t[1], x[i + 2 * n] = t[2];
     }
 }
@@ -89,7 +99,7 @@ static void rows_RT(mjtNum *X, int n, int r, const mjtNum R[9])
 {
     for (int j = 0; j < n; j++) {
         mjtNum *x = X + r + (size_t)n * j, t[3];
-        mju_rotVecMatT(t, x, R);
+        ROT_T(t, x, R);
         mju_copy3(x, t);
     }
 }
@@ -136,14 +146,14 @@ void mjc_state_in(const mjc_map *map, const double *q, const double *v, const do
     mjtNum R[9], acc[3] = { 0, 0, 0 };
     rotation(qpos + j->mq + 3, R);
     if (v) {
-        mju_rotVecMat(qvel + j->mv, v + j->uv, R);
+        ROT(qvel + j->mv, v + j->uv, R);
         mju_cross(acc, v + j->uv + 3, v + j->uv);
     }
     if (a) {
         mju_addTo3(acc, a + j->uv);
-        mju_rotVecMat(qacc + j->mv, acc, R);
+        ROT(qacc + j->mv, acc, R);
     }
-    if (tau) mju_rotVecMat(qfrc + j->mv, tau + j->uv, R);
+    if (tau) ROT(qfrc + j->mv, tau + j->uv, R);
 }
 
 void mjc_tau_out(const mjc_map *map, const mjc_point *pt, double *tau)

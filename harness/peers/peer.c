@@ -1,5 +1,9 @@
 /* Peers: modules opened with dlopen, their models, the cross-check and the
  * timeable (peer.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE          /* strverscmp */
+#endif
+#include <dirent.h>
 #include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
@@ -37,39 +41,97 @@ static void build_note(const char *name, char *buf, size_t len)
     if (!f) return;
     size_t n = strlen(name);
     while (fgets(line, sizeof line, f))
-        if (!strncmp(line, name, n) && line[n] == ' ') {
+        if (!strncmp(line, name, n) && (line[n] == ' ' || line[n] == '@')) {
             line[strcspn(line, "\n")] = 0;
-            snprintf(buf, len, "scripts/peers said: %s", line + n + 1);
+            snprintf(buf, len, "scripts/peers said: %.300s", line);
         }
     fclose(f);
+}
+
+int peer_family(const char *name)
+{
+    size_t n = strcspn(name, "@");
+    for (int k = 0; peer_known[k]; k++)
+        if (strlen(peer_known[k]) == n && !strncmp(peer_known[k], name, n)) return k;
+    return -1;
+}
+
+size_t peer_row_peer_len(const char *row)
+{
+    for (const char *d = strchr(row, '.'); d; d = strchr(d + 1, '.'))
+        if (!(d[1] >= '0' && d[1] <= '9')) return (size_t)(d - row);
+    return strlen(row);
+}
+
+int peer_row_matches(const char *want, const char *row)
+{
+    if (!strcmp(want, row)) return 1;
+    size_t wl = peer_row_peer_len(want), rl = peer_row_peer_len(row);
+    return want[wl] && !memchr(want, '@', wl) && rl > wl && row[wl] == '@' && !strncmp(want, row, wl) &&
+           !strcmp(want + wl, row + rl);
+}
+
+static int newer_first(const void *a, const void *b)
+{
+    return strverscmp((const char *)b, (const char *)a);
+}
+
+int peer_versions(const char *family, char (*ver)[32], int max)
+{
+    enum { ALL = 32 };
+    char all[ALL][32];
+    DIR *d = opendir(peer_dir());
+    if (!d) return 0;
+    char pre[64];
+    snprintf(pre, sizeof pre, "rbdpeer-%.40s@", family);
+    size_t np = strlen(pre);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) && n < ALL;) {
+        size_t len = strlen(e->d_name);
+        if (strncmp(e->d_name, pre, np) || len < np + 4 || strcmp(e->d_name + len - 3, ".so") || len - np - 3 >= 32)
+            continue;
+        snprintf(all[n], 32, "%.*s", (int)(len - np - 3), e->d_name + np);
+        n++;
+    }
+    closedir(d);
+    qsort(all, (size_t)n, sizeof *all, newer_first);
+    if (n > max) n = max;
+    memcpy(ver, all, sizeof *all * (size_t)n);
+    return n;
 }
 
 int peer_open(const char *name, rbd_peer *p)
 {
     memset(p, 0, sizeof *p);
-    if (strlen(name) >= sizeof p->name || strchr(name, '/'))
-        return rbd_fail(RBD_EINVAL, "peer name '%s' is not a peer (known: pinocchio, mujoco)", name);
-    snprintf(p->name, sizeof p->name, "%s", name);
-    snprintf(p->path, sizeof p->path, "%s/rbdpeer-%s.so", peer_dir(), name);
-    if (access(p->path, F_OK)) {
+    if (strlen(name) >= sizeof p->name || strchr(name, '/') || peer_family(name) < 0)
+        return rbd_fail(RBD_EINVAL, "peer name '%s' is not a peer (known: pinocchio, mujoco, as NAME or NAME@VERSION)",
+                        name);
+    char ver[1][32];
+    if (!strchr(name, '@') && peer_versions(name, ver, 1) == 1)   /* the newest built */
+        snprintf(p->name, sizeof p->name, "%.15s@%.15s", name, ver[0]);
+    else
+        snprintf(p->name, sizeof p->name, "%s", name);
+    snprintf(p->path, sizeof p->path, "%s/rbdpeer-%s.so", peer_dir(), p->name);
+    if (!strchr(p->name, '@') || access(p->path, F_OK)) {
         char note[400];
         build_note(name, note, sizeof note);
+        if (!strchr(p->name, '@')) snprintf(p->path, sizeof p->path, "%s/rbdpeer-%s@*.so", peer_dir(), name);
         return rbd_fail(RBD_ENOTSUP, "peer %s not found: no %s (%s)", name, p->path, note);
     }
     p->dl = dlopen(p->path, RTLD_NOW | RTLD_LOCAL);
-    if (!p->dl) return rbd_fail(RBD_EINVAL, "peer %s: %s does not load: %s", name, p->path, dlerror());
+    if (!p->dl) return rbd_fail(RBD_EINVAL, "peer %s: %s does not load: %s", p->name, p->path, dlerror());
     const rbd_peer_api *(*entry)(void);
     *(void **)&entry = dlsym(p->dl, "rbd_peer_entry");
     p->api = entry ? entry() : NULL;
     int rc = RBD_OK;
-    if (!p->api) rc = rbd_fail(RBD_EINVAL, "peer %s: %s has no rbd_peer_entry", name, p->path);
+    if (!p->api) rc = rbd_fail(RBD_EINVAL, "peer %s: %s has no rbd_peer_entry", p->name, p->path);
     else if (p->api->abi != RBD_PEER_ABI)
-        rc = rbd_fail(RBD_EINVAL, "peer %s: %s speaks interface %d, rbdiff %d: rebuild it (scripts/peers)", name,
+        rc = rbd_fail(RBD_EINVAL, "peer %s: %s speaks interface %d, rbdiff %d: rebuild it (scripts/peers)", p->name,
                       p->path, p->api->abi, RBD_PEER_ABI);
     else if (!(p->row = calloc((size_t)p->api->nfunc + 1, sizeof *p->row)))
         rc = rbd_fail(RBD_ENOMEM, "out of memory");
     if (rc) { peer_close(p); return rc; }
-    for (int f = 0; f < p->api->nfunc; f++) snprintf(p->row[f], sizeof p->row[f], "%s.%s", name, p->api->func[f].name);
+    for (int f = 0; f < p->api->nfunc; f++) snprintf(p->row[f], sizeof p->row[f], "%s.%s", p->name, p->api->func[f].name);
     return RBD_OK;
 }
 

@@ -16,7 +16,7 @@
 extern const char *const peer_known[];   /* NULL-terminated */
 
 typedef struct {
-    char name[32];
+    char name[32];          /* NAME@VERSION */
     char path[1024];
     void *dl;
     const rbd_peer_api *api;
@@ -25,7 +25,21 @@ typedef struct {
 
 /* $RBD_PEER_DIR if set, else the build tree's build/peers. */
 const char *peer_dir(void);
-/* Opens rbdpeer-<name>.so of peer_dir().  RBD_ENOTSUP when the module is not
+/* A peer is named NAME@VERSION (pinocchio@4.1.0), one module per version
+ * built: rbdpeer-NAME@VERSION.so.  peer_family: the index in peer_known of
+ * name's NAME, or -1.  peer_versions: the versions of family built in
+ * peer_dir(), newest first (strverscmp), at most max; their count. */
+int peer_family(const char *name);
+int peer_versions(const char *family, char (*ver)[32], int max);
+/* The length of the peer's part of a row name "pinocchio@4.1.0.aba": up to
+ * the first '.' not followed by a digit. */
+size_t peer_row_peer_len(const char *row);
+/* Whether the row name `row` is the one `want` names: the same, or want's
+ * peer has no @VERSION and names row's peer at any version
+ * ("pinocchio.aba" matches "pinocchio@4.1.0.aba"). */
+int peer_row_matches(const char *want, const char *row);
+/* Opens rbdpeer-<name>.so of peer_dir(); a bare NAME opens the newest
+ * version built, and p->name says which.  RBD_ENOTSUP when the module is not
  * there (the message says how to build it and what scripts/peers reported),
  * RBD_EINVAL when it does not load or speaks another interface version. */
 int peer_open(const char *name, rbd_peer *p);

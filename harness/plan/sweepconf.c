@@ -272,7 +272,8 @@ static int set_methods(sweep_config *c, const char *v, const char *where)
 
 /* robot_methods = idsva, pin26, pinocchio.computeRNEADerivatives, ...: a
  * registered name, or a peer's function (PEER.FUNCTION, checked by the
- * sweep once the peers are open). */
+ * sweep once the peers are open; a PEER without @VERSION names the function
+ * of every version timed). */
 static int set_robot_methods(sweep_config *c, const char *v, const char *where)
 {
     char tok[128];
@@ -296,7 +297,7 @@ int sweep_config_robot_times(const sweep_config *c, const char *target)
 {
     if (!c->nrobot_methods) return 1;
     for (int k = 0; k < c->nrobot_methods; k++)
-        if (!strcmp(c->robot_methods[k], target)) return 1;
+        if (peer_row_matches(c->robot_methods[k], target)) return 1;
     return 0;
 }
 
@@ -319,7 +320,9 @@ static int set_robots(sweep_config *c, const char *v, const char *where)
     return c->nrobots ? RBD_OK : rbd_fail(RBD_EPARSE, "%s: robots: empty list", where);
 }
 
-/* peers = none | all | pinocchio, mujoco (peer.h) */
+/* peers = none | all | NAME[@VERSION], ... (peer.h): a bare NAME is the
+ * newest version built, all every version of every peer ("NAME@*", expanded
+ * by bench_peers_open once the modules are looked for). */
 static int set_peers(sweep_config *c, const char *v, const char *where)
 {
     char tok[64];
@@ -328,14 +331,18 @@ static int set_peers(sweep_config *c, const char *v, const char *where)
     c->peers_named = 0;
     if (!strcmp(v, "none")) return RBD_OK;
     if (!strcmp(v, "all")) {
-        for (int k = 0; peer_known[k]; k++)
-            if (push_str(&c->peers, &c->npeers, peer_known[k])) return RBD_ENOMEM;
+        for (int k = 0; peer_known[k]; k++) {
+            snprintf(tok, sizeof tok, "%s@*", peer_known[k]);
+            if (push_str(&c->peers, &c->npeers, tok)) return RBD_ENOMEM;
+        }
         return RBD_OK;
     }
     while (next_token(&s, tok, sizeof tok)) {
-        int k = 0;
-        while (peer_known[k] && strcmp(peer_known[k], tok)) k++;
-        if (!peer_known[k]) return rbd_fail(RBD_EINVAL, "%s: peers: unknown peer '%s' (valid: pinocchio, mujoco, all, none)", where, tok);
+        const char *at = strchr(tok, '@');
+        int bad = peer_family(tok) < 0 || (at && (!at[1] || strspn(at + 1, "0123456789.") != strlen(at + 1)));
+        if (bad)
+            return rbd_fail(RBD_EINVAL, "%s: peers: unknown peer '%s' (valid: pinocchio, mujoco, NAME@VERSION such as "
+                            "pinocchio@4.1.0, all, none)", where, tok);
         int rc = check_unique(c->peers, c->npeers, tok, where, "peers");
         if (!rc) rc = push_str(&c->peers, &c->npeers, tok);
         if (rc) return rc;

@@ -1,6 +1,7 @@
 /* Method colours and families for the figures (plot_style.h).  The palette
  * is Tableau 10 and Tableau 20c's shades plus black and indigo; no two
  * methods, base algorithms or peer functions share a colour. */
+#include <stdio.h>
 #include <string.h>
 #include "plot/plot_style.h"
 
@@ -40,11 +41,23 @@ static const style styles[] = {
 enum { NSTYLES = sizeof styles / sizeof styles[0] };
 
 static const char *const families[PLOT_NFAMILIES] = {
-    "ID derivatives", "fdsva and its variants", "other FD derivatives", "base algorithms", "Pinocchio 3", "MuJoCo",
+    "ID derivatives", "fdsva and its variants", "other FD derivatives", "base algorithms", "Pinocchio", "MuJoCo",
 };
 
+/* A peer's row names its version ("pinocchio@4.1.0.aba"): every version
+ * takes the style of the bare name ("pinocchio.aba"). */
 static const style *find(const char *method)
 {
+    char bare[128];
+    const char *at = strchr(method, '@');
+    if (at) {
+        const char *end = at + 1 + strspn(at + 1, "0123456789.");
+        while (end > at + 1 && end[-1] != '.') end--;    /* the '.' before the function */
+        if (end > at + 1) {
+            snprintf(bare, sizeof bare, "%.*s%s", (int)(at - method), method, end - 1);
+            method = bare;
+        }
+    }
     for (size_t k = 0; k < sizeof styles / sizeof styles[0]; k++)
         if (!strcmp(styles[k].method, method)) return &styles[k];
     return NULL;
@@ -64,8 +77,8 @@ int plot_method_family(const char *method)
 {
     const style *s = find(method);
     if (s) return s->family;
-    if (!strncmp(method, "pinocchio.", 10)) return 4;
-    if (!strncmp(method, "mujoco.", 7)) return 5;
+    if (!strncmp(method, "pinocchio.", 10) || !strncmp(method, "pinocchio@", 10)) return 4;
+    if (!strncmp(method, "mujoco.", 7) || !strncmp(method, "mujoco@", 7)) return 5;
     return 3;
 }
 

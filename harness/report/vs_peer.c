@@ -5,6 +5,7 @@
 #include <string.h>
 #include "rbdiff/rbd.h"
 #include "report/report_ratios.h"
+#include "peers/peer.h"
 #include "report/vs_peer.h"
 
 enum { MAXFN = 16 };
@@ -54,7 +55,7 @@ static const char *ours_writes(const char *ours, int zeros_preset)
  * and minv, issue 10 for idsva. */
 static double target(const char *peer, const char *ours, const char *fn, const timing_row *r)
 {
-    if (strcmp(peer, "pinocchio")) return NAN;
+    if (peer_family(peer) != peer_family("pinocchio")) return NAN;
     int robot = !isfinite(r->bf);
     if (!strcmp(ours, "fdsva") && strstr(fn, "computeABADerivatives"))
         return robot || r->N <= 100 ? 0.7 : r->bf == 1 && r->N == 500 ? 0.25 : NAN;
@@ -97,7 +98,8 @@ static int load_meta(const char *dir, const char *peer, vs_ctx *c)
 /* The peer's name as its project writes it. */
 static const char *display(const char *peer)
 {
-    return !strcmp(peer, "pinocchio") ? "Pinocchio" : !strcmp(peer, "mujoco") ? "MuJoCo" : peer;
+    int fam = peer_family(peer);
+    return fam == peer_family("pinocchio") ? "Pinocchio" : fam == peer_family("mujoco") ? "MuJoCo" : peer;
 }
 
 static const char *meta_str(const vs_ctx *c, const char *key)

@@ -21,7 +21,7 @@ quick=(--batches 3 --batch-ms 1 --warmup-ms 1 --counters no)
 RBD_PEER_DIR="$TMP/none" "$RBDIFF" time --N 3 --methods idsva --peers all "${quick[@]}" >"$TMP/out" 2>"$TMP/err"
 st=$?
 [ $st -eq 0 ] || fail "time without peers: status $st ($(cat "$TMP/err"))"
-grep -qF "peer pinocchio not found: no $TMP/none/rbdpeer-pinocchio.so" "$TMP/err" || fail "no message naming the missing module: $(cat "$TMP/err")"
+grep -qF "peer pinocchio not found: no $TMP/none/rbdpeer-pinocchio@*.so" "$TMP/err" || fail "no message naming the missing module: $(cat "$TMP/err")"
 grep -qF "no peer found; timing rbdiff's methods alone" "$TMP/err" || fail "time does not say that no peer was found"
 grep -q '^idsva ' "$TMP/out" || fail "time without peers printed no idsva row"
 RBD_PEER_DIR="$TMP/none" "$RBDIFF" sweep --N 3 --methods idsva --peers all "${quick[@]}" --out "$TMP/s0" >/dev/null 2>"$TMP/err" ||
@@ -31,7 +31,7 @@ RBD_PEER_DIR="$TMP/none" "$RBDIFF" sweep --N 3 --methods idsva --peers all "${qu
 RBD_PEER_DIR="$TMP/none" "$RBDIFF" time --N 3 --methods idsva --peers pinocchio "${quick[@]}" >"$TMP/out" 2>"$TMP/err"
 st=$?
 [ $st -eq 1 ] || fail "time --peers pinocchio without the module: status $st, want 1"
-grep -qF "peer pinocchio not found: no $TMP/none/rbdpeer-pinocchio.so" "$TMP/err" || fail "no message naming the missing peer: $(cat "$TMP/err")"
+grep -qF "peer pinocchio not found: no $TMP/none/rbdpeer-pinocchio@*.so" "$TMP/err" || fail "no message naming the missing peer: $(cat "$TMP/err")"
 grep -q '^idsva ' "$TMP/out" && fail "time timed although the peer asked for is missing"
 RBD_PEER_DIR="$TMP/none" "$RBDIFF" sweep --N 3 --methods idsva --peers mujoco "${quick[@]}" --out "$TMP/s1" >/dev/null 2>"$TMP/err"
 st=$?
@@ -45,14 +45,17 @@ grep -qF "**Fallback:** this run has no live Pinocchio peer" "$TMP/s0/vs-pinocch
 for p in ${RBD_PEERS_EXPECTED:-}; do
     "$RBDIFF" time --robots ur5 --methods idsva,fdsva,rnea,aba,minv,crba --peers "$p" "${quick[@]}" >"$TMP/out.$p" 2>"$TMP/err" ||
         fail "time --peers $p: $(cat "$TMP/err")"
+    # every function the peer offers (rbdiff methods lists them)
+    want=$("$RBDIFF" methods 2>/dev/null | grep -c "^  $p\.")
+    [ "$want" -ge 5 ] || fail "rbdiff methods lists $want functions of $p"
     n=$(grep -c "^$p\.[A-Za-z_]* *[0-9.e+-]* *[0-9.]* [a-z]* *[0-9.]* *[0-9]*/3" "$TMP/out.$p")
-    [ "$n" -ge 6 ] || fail "time --peers $p printed $n timed peer rows, want 6: $(cat "$TMP/out.$p")"
+    [ "$n" -ge "$want" ] || fail "time --peers $p printed $n timed peer rows, want $want: $(cat "$TMP/out.$p")"
     "$RBDIFF" sweep --robots ur5 --methods idsva,fdsva,rnea,aba,minv,crba --peers "$p" "${quick[@]}" --out "$TMP/s.$p" \
         >/dev/null 2>"$TMP/err" || fail "sweep --peers $p: $(cat "$TMP/err")"
-    [ "$(grep -c ",yes," "$TMP/s.$p/peer_checks.csv")" -eq 6 ] || fail "$p: peer_checks.csv lacks six timed checks"
+    [ "$(grep -c ",yes," "$TMP/s.$p/peer_checks.csv")" -eq "$want" ] || fail "$p: peer_checks.csv lacks $want timed checks"
     grep -q "\"$p\"" "$TMP/s.$p/meta.json" || fail "$p: meta.json does not describe the peer"
     "$RBDIFF" anchors "$TMP/s.$p" >/dev/null 2>&1 || fail "anchors on a run with $p failed"
-    grep -qF "measured live" "$TMP/s.$p/vs-$p.md" || fail "vs-$p.md is not the live table"
+    grep -qF "measured live" "$TMP/s.$p/vs-${p%@*}.md" || fail "vs-${p%@*}.md is not the live table"
 done
 [ "$fails" -eq 0 ] && echo "peers checks passed (live: ${RBD_PEERS_EXPECTED:-none})"
 exit "$fails"
