@@ -103,7 +103,13 @@ int results_lock_take(results_lock *lk, const char *dir, const char *cmdline)
         char text[4400];
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
             int e = errno;
+            /* the holder names itself right after its flock: give it a moment
+             * so the refusal can say who holds the set */
             read_holder(fd, text, sizeof text);
+            for (int wait = 0; !*text && e == EWOULDBLOCK && wait < 100; wait++) {
+                nanosleep(&(struct timespec){ .tv_nsec = 2000000 }, NULL);
+                read_holder(fd, text, sizeof text);
+            }
             close(fd);
             int rc = e == EWOULDBLOCK
                          ? rbd_fail(RBD_EINVAL, "%s is in use by another writer (%s); wait for it to end, or "
