@@ -242,11 +242,13 @@ int cmd_sweep(int argc, char **argv)
         const char *name = c.robot_methods[r];
         size_t plen = peer_row_peer_len(name);
         if (!name[plen]) continue;
-        int known = peer_family(name) >= 0 && strcspn(name, "@") <= plen, loaded = 0, found = 0;
+        char peer[64];   /* the PEER of PEER.FUNCTION: pinocchio or pinocchio@4.1.0 */
+        snprintf(peer, sizeof peer, "%.*s", (int)(plen < sizeof peer ? plen : sizeof peer - 1), name);
+        int fam = peer_family(peer), known = fam >= 0 && plen < sizeof peer, loaded = 0, found = 0;
         for (int k = 0; k < npeers; k++)
             loaded |= strlen(peers[k].name) == plen && !strncmp(peers[k].name, name, plen);
         for (int k = 0; k < npeers; k++)
-            loaded |= !memchr(name, '@', plen) && peer_family(peers[k].name) == peer_family(name);
+            loaded |= !memchr(name, '@', plen) && peer_family(peers[k].name) == fam;
         for (int i = 0; i < ntg; i++) found |= tg[i].peer && peer_row_matches(name, tg[i].name);
         if (!known || (loaded && !found)) {
             status = cli_error("sweep", EXIT_USAGE, "robot_methods: '%s' is not a function of a %s peer", name,
