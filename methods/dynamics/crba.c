@@ -123,26 +123,33 @@ static inline void col_and_row(int c, int ve, size_t ld, const double *restrict 
 }
 
 /* Body j's columns of M from its force columns F(:, w0 .. ve): column
- * c = w0 + l gets M(c .. ve, c) computed and, unless M was cleared whole
- * (cleared), its unrelated rows zeroed; row
- * c gets the same numbers to the right of the diagonal (M(c, c'), c' in the
- * subtree, is M(c', c)).  The rows of column c above its own joint's dofs
- * are its ancestors', written when they come (later: leaves first). */
-static void write_columns(const rbd_model *m, int j, int ve, double *const F[6], int cleared, double *M)
+ * c = w0 + l gets M(c .. ve, c) computed; row c gets the same numbers to
+ * the right of the diagonal (M(c, c'), c' in the subtree, is M(c', c)).
+ * The rows of column c above its own joint's dofs are its ancestors',
+ * written when they come (later: leaves first). */
+static inline void write_related(const rbd_model *m, int j, int ve, double *const F[6], double *M)
 {
-    const int w0 = m->idx_v[j], n = m->nv_of[j], nv = m->nv;
-    const size_t ld = (size_t)nv;
+    const int w0 = m->idx_v[j], n = m->nv_of[j], k = axis_of(m, j);
+    const size_t ld = (size_t)m->nv;
     for (int l = 0; l < n; l++) {
         const int c = w0 + l;
         double *col = M + ld * c;
-        const int k = axis_of(m, j);
         if (k >= 0) {
             col_and_row(c, ve, ld, F[k], M);
         } else {
             rows_dot(c, ve, m->S + 6 * c, col, F[0], F[1], F[2], F[3], F[4], F[5]);
             for (int r = c + 1; r < ve; r++) M[c + ld * r] = col[r];
         }
-        if (cleared) continue;
+    }
+}
+
+/* write_related, and each column's unrelated rows zeroed: M written once */
+static void write_columns(const rbd_model *m, int j, int ve, double *const F[6], double *M)
+{
+    const int w0 = m->idx_v[j], n = m->nv_of[j], nv = m->nv;
+    write_related(m, j, ve, F, M);
+    for (int c = w0; c < w0 + n; c++) {
+        double *col = M + (size_t)nv * c;
         zero_unrelated_above(m, c, col);
         if (ve < nv) memset(col + ve, 0, sizeof(double) * (size_t)(nv - ve));
     }
@@ -257,7 +264,8 @@ int rbd_crba(const rbd_model *m, rbd_data *d, const double *q, double *M)
             }
             for (int r = 0; r < 6; r++) F[r][w0 + l] = f[r];
         }
-        write_columns(m, j, ve, F, cleared, M);
+        if (cleared) write_related(m, j, ve, F, M);
+        else write_columns(m, j, ve, F, M);
         if (m->parent[j] >= 0) carry(d, j, w0, ve, F);
     }
     return RBD_OK;
