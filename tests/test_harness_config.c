@@ -139,7 +139,7 @@ static void test_errors(void **s)
     expect_error("methods = rnea, nosuch\n", RBD_EINVAL, "1: methods: unknown method 'nosuch' (valid: ");
     expect_error("model = robot.urdf\n", RBD_EPARSE, "1: model: 'robot.urdf' is not a model spec");
     expect_error("batches = 0\n", RBD_EINVAL, "1: batches: 0 is out of range [1, 100000]");
-    expect_error("batch_ms = 0\n", RBD_EINVAL, "1: batch_ms: 0 is out of range (0, 1e+06]");
+    expect_error("batch_ms = 0\n", RBD_EINVAL, "1: batch_ms: 0 is out of range (0, 1000000]");
     expect_error("counters = maybe\n", RBD_EPARSE, "1: counters: 'maybe' is not yes or no");
     expect_error("name = a/b\n", RBD_EPARSE, "1: name: 'a/b' may hold only letters");
     expect_error("crossover = idsva\n", RBD_EPARSE, "1: crossover: 'idsva' is not two method names 'A B'");

@@ -265,7 +265,7 @@ static int set_number(const sweep_key *k, const char *v, const char *where, doub
 {
     if (!to_num(v, x)) return rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not a number", where, k->name, v);
     if (*x < k->lo || (k->open && *x == k->lo) || *x > k->hi)
-        return rbd_fail(RBD_EINVAL, "%s: %s: %s is out of range %c%g, %g]", where, k->name, v, k->open ? '(' : '[',
+        return rbd_fail(RBD_EINVAL, "%s: %s: %s is out of range %c%.15g, %.15g]", where, k->name, v, k->open ? '(' : '[',
                         k->lo, k->hi);
     if (k->type == T_INT && *x != floor(*x))
         return rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not a whole number", where, k->name, v);
