@@ -7,8 +7,10 @@
 #include "rbdiff/rbd_io.h"
 #include "model/text.h"
 
-/* Reads one line of any length; returns NULL at EOF.  *buf grows as needed. */
-static char *read_line(FILE *f, char **buf, size_t *cap)
+/* Reads one line of any length; returns NULL at EOF.  *buf grows as needed;
+ * *bad is the 1-based column of its first NUL or control byte (0: none;
+ * the one rule for bytes, text.h), found before '#' cuts the comment. */
+static char *read_line(FILE *f, char **buf, size_t *cap, int *bad, char *why, size_t whylen)
 {
     size_t n = 0;
     int ch;
@@ -24,6 +26,8 @@ static char *read_line(FILE *f, char **buf, size_t *cap)
     }
     if (ch == EOF && n == 0) return NULL;
     (*buf)[n] = 0;
+    *bad = 0;
+    rbd_text_line_bytes(*buf, n, bad, why, whylen);
     char *hash = strchr(*buf, '#');
     if (hash) *hash = 0;
     return *buf;
@@ -73,10 +77,11 @@ int rbd_state_file_read_stream(FILE *f, const char *path, const rbd_model *m, rb
     memset(out, 0, sizeof *out);
     char *buf = NULL;
     size_t cap = 0;
-    int line = 0, rc = RBD_OK;
-    char *s;
-    while ((s = read_line(f, &buf, &cap))) {
+    int line = 0, rc = RBD_OK, bad;
+    char *s, why[48];
+    while ((s = read_line(f, &buf, &cap, &bad, why, sizeof why))) {
         line++;
+        if (bad) { rc = rbd_fail(RBD_EPARSE, "%s:%d: a %s at column %d", path, line, why, bad); break; }
         while (isspace((unsigned char)*s)) s++;
         if (!*s) continue;
         char *name = s;
@@ -160,11 +165,12 @@ int rbd_blocks_read_stream(FILE *f, const char *path, rbd_block **blocks, int *n
      * was read; found by fuzz_state). */
     double *rm = NULL;
     size_t rmcap = 0;
-    int line = 0, rc = RBD_OK, row = 0;
+    int line = 0, rc = RBD_OK, row = 0, bad;
     rbd_block *cur = NULL;
-    char *s;
-    while ((s = read_line(f, &buf, &cap))) {
+    char *s, why[48];
+    while ((s = read_line(f, &buf, &cap, &bad, why, sizeof why))) {
         line++;
+        if (bad) { rc = rbd_fail(RBD_EPARSE, "%s:%d: a %s at column %d", path, line, why, bad); break; }
         while (isspace((unsigned char)*s)) s++;
         if (!*s) continue;
         if (!cur || row == cur->rows) {
