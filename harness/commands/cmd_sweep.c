@@ -278,6 +278,7 @@ int cmd_sweep(int argc, char **argv)
      * a garbage meta.json or a malformed table are refused before any file
      * is opened for writing (resume.h) */
     extra_meta = resume_settings(&c);
+    if (extra_meta && accuracy_wanted(&c)) json_object_set_new(extra_meta, "accuracy_settings", accuracy_identity(&c));
     int irc = extra_meta ? resume_check(dir, extra_meta) : rbd_fail(RBD_ENOMEM, "out of memory");
     if (irc) { status = cli_lib_error("sweep", irc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE); goto done; }
     char *tpath = results_path(dir, TIMINGS_CSV);

@@ -72,6 +72,7 @@ unreadable=0
 lost=0
 leftover=0
 takeovers=0
+partial=0
 for k in $(seq "$KILLS"); do
     op=$(( (k - 1) % 3 ))
     case $op in
@@ -84,6 +85,17 @@ for k in $(seq "$KILLS"); do
     sleep "$(awk -v d="$dur" -v s="$RANDOM" 'BEGIN { srand(s); printf "%.3f", rand() * d / 1000 }')"
     kill -9 "$pid" 2>/dev/null && killed=$((killed + 1))
     wait "$pid" 2>/dev/null
+    # a killed merge leaves OUT whole or with nothing of its own (staging.h):
+    # some of its files without the rest is a half-written set
+    if [ $op = 2 ] && [ -d "$set_" ]; then
+        own=$(find "$set_" -mindepth 1 ! -name .rbdiff.lock | grep -c '')
+        whole=1
+        for f in timings.csv samples.csv meta.json tables.md benchmarks.json; do [ -f "$set_/$f" ] || whole=0; done
+        if [ "$own" -gt 0 ] && [ $whole = 0 ]; then
+            partial=$((partial + 1))
+            bad "kill $k (merge): OUT half-written: $(cd "$set_" && ls -A | tr '\n' ' ')"
+        fi
+    fi
     # the next writer takes the dead one's lock over, and finishes the job
     if [ -f "$set_/.rbdiff.lock" ]; then
         if [ $op = 0 ]; then
@@ -107,13 +119,13 @@ for k in $(seq "$KILLS"); do
     esac
     # a killed writer cannot clean up; the next one (holding the lock) does
     [ $op = 2 ] && "$R" merge "$set_" "$T/base" "$T/base2" >/dev/null 2>&1
-    for f in "$set_"/*.tmp*; do
+    for f in "$set_"/*.tmp* "$T"/.mg.stage-*; do
         [ -e "$f" ] && { leftover=$((leftover + 1)); bad "kill $k: $f left after the next writer"; }
     done
 done
 echo "kill -9: $KILLS runs (sweep, pack, merge in turn; kill within ${d_sweep}/${d_pack}/${d_merge} ms), $killed killed" \
-     "before they ended: $unreadable sets unreadable, $lost with rows lost, $leftover .tmp files left after the next writer," \
-     "$takeovers stale locks taken over"
+     "before they ended: $unreadable sets unreadable, $lost with rows lost, $partial merges half-written," \
+     "$leftover .tmp files or stagings left after the next writer, $takeovers stale locks taken over"
 
 # ---- 3. resume with each setting changed
 B="--N 1:2 --methods rnea --base no --batches 3 --batch-ms 0.2 --warmup-ms 0 --counters no"
