@@ -109,10 +109,14 @@ int cmd_accuracy(int argc, char **argv)
     free(lcl);
     if (lrc) { status = cli_lib_error("accuracy", lrc == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL); goto done; }
     if (results_prepare_dir(dir)) { cli_lib_error("accuracy", 0); goto done; }
-    int irc = resume_check(dir, NULL);   /* a directory to resume is an input (resume.h) */
-    if (irc) { status = cli_lib_error("accuracy", irc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE); goto done; }
+    /* a directory to resume is an input, and its rows were computed with
+     * settings that must be this run's (resume.h) */
+    json_t *ident = json_pack("{s:o}", "accuracy_settings", accuracy_identity(&c));
+    int irc = ident ? resume_check(dir, ident) : rbd_fail(RBD_ENOMEM, "out of memory");
+    if (irc) { json_decref(ident); status = cli_lib_error("accuracy", irc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE); goto done; }
     char *cl = meta_cmdline(cli_argc, cli_argv);
-    int mrc = meta_write(dir, cl, NULL);
+    int mrc = meta_write(dir, cl, ident);
+    json_decref(ident);
     free(cl);
     if (mrc) { cli_lib_error("accuracy", 0); goto done; }
     cli_catch_interrupt();

@@ -46,7 +46,12 @@ static void differences(const json_t *old, const json_t *now, const char *prefix
     json_object_foreach((json_t *)now, key, v) {
         const json_t *o = json_object_get(old, key);
         if (!o) continue;       /* a set written before the setting was recorded */
-        if (json_is_object(v) && json_is_object(o)) { differences(o, v, key, buf, len); continue; }
+        if (json_is_object(v) && json_is_object(o)) {     /* accuracy_settings.states, method_options.minv */
+            char inner[128];
+            snprintf(inner, sizeof inner, "%s%s%s", prefix ? prefix : "", prefix ? "." : "", key);
+            differences(o, v, inner, buf, len);
+            continue;
+        }
         if (same_value(o, v)) continue;
         char *a = json_dumps(v, JSON_ENCODE_ANY), *b = json_dumps(o, JSON_ENCODE_ANY);
         size_t n = strlen(buf);

@@ -8,7 +8,10 @@
  * a set is one experiment, and a silent second set would hide the mistake
  * (the user names a new --out when the change is meant).  Settings that
  * are in the key (skew, taper: the model spec; the crossover options)
- * separate rows by themselves.
+ * separate rows by themselves.  The rows of accuracy.csv likewise: the
+ * audit's states, seed and reference precision and step are meta.json's
+ * "accuracy_settings" (accuracy_sweep.h), checked by `accuracy` and by a
+ * sweep that audits.
  */
 #ifndef RBD_RESUME_H
 #define RBD_RESUME_H

@@ -25,16 +25,19 @@ int shard_owns(const shard_spec *sh, long cell);
  * needed, must hold no timings.csv yet): the CSV tables' rows are joined
  * (a row whose key is already there is dropped: identical cells measured
  * twice keep the first), meta.json lists every input's build, shard and
- * invocations, tables.md and benchmarks.json are regenerated; every file
- * is written atomically.  Inputs from different builds (meta.json
+ * invocations, tables.md and benchmarks.json are regenerated; the whole
+ * set is staged beside out and swapped in at the end (staging.h), so out
+ * holds the whole merge or nothing of it (out must hold nothing but its
+ * lock file).  Inputs from different builds (meta.json
  * build_id) are refused unless force.  cmdline goes into meta.json.
  * The caller holds out's lock (lock.h) for the whole merge.
  * *bad_input: 1 when the failure is the inputs' (missing, malformed,
  * different builds, out already a results set), 0 when writing failed. */
 int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline, int *bad_input,
                   const volatile sig_atomic_t *stop);
-/* merge_results' return when *stop was set: checked after each file it
- * writes; the files already written into out are removed again. */
+/* merge_results' return when *stop was set: looked at while reading, every
+ * 1024 rows written and between files; nothing was written into out (the
+ * set is staged beside it, staging.h). */
 #define MERGE_INTERRUPTED 1
 
 #endif
