@@ -6,27 +6,6 @@
 #include "measure/sweep.h"
 #include "plan/modelspec.h"
 
-/* robot_methods' PEER.FUNCTION names: the peer must be one rbdiff knows,
- * and, when it loaded, the function one of its own (a typo would time
- * nothing); a known peer that is not built is left out, as everywhere. */
-static int check_robot_peer(const sweep_plan *p, const char *name)
-{
-    size_t plen = peer_row_peer_len(name);
-    if (!name[plen]) return RBD_OK;
-    char peer[64];   /* the PEER of PEER.FUNCTION: pinocchio or pinocchio@4.1.0 */
-    snprintf(peer, sizeof peer, "%.*s", (int)(plen < sizeof peer ? plen : sizeof peer - 1), name);
-    int fam = peer_family(peer), known = fam >= 0 && plen < sizeof peer, loaded = 0, found = 0;
-    for (int k = 0; k < p->npeers; k++)
-        loaded |= strlen(p->peers[k].name) == plen && !strncmp(p->peers[k].name, name, plen);
-    for (int k = 0; k < p->npeers; k++)
-        loaded |= !memchr(name, '@', plen) && peer_family(p->peers[k].name) == fam;
-    for (int i = 0; i < p->ntg; i++) found |= p->tg[i].peer && peer_row_matches(name, p->tg[i].name);
-    if (!known || (loaded && !found))
-        return rbd_fail(RBD_EINVAL, "robot_methods: '%s' is not a function of a %s peer", name,
-                        known ? "loaded" : "known");
-    return RBD_OK;
-}
-
 /* Every model spec must parse, and every model fit in memory: a method's
  * outputs are 4 dense nv x nv blocks, a base algorithm's one, and the
  * dynamics scratch two more. */
@@ -63,7 +42,7 @@ int sweep_plan_make(const char *cmd, const sweep_config *c, shard_spec sh, sweep
     if (!rc) rc = bench_add_peer_targets(&p->tg, &p->ntg, p->peers, p->npeers);
     if (rc) return rc;
     *bad_input = 1;
-    for (int r = 0; r < c->nrobot_methods && !rc; r++) rc = check_robot_peer(p, c->robot_methods[r]);
+    rc = bench_check_robot_methods(c, p->peers, p->npeers, p->tg, p->ntg);
     return rc ? rc : check_models(p, bad_input);
 }
 
