@@ -235,26 +235,9 @@ int cmd_sweep(int argc, char **argv)
         status = cli_lib_error("sweep", EXIT_FAIL);
         goto done;
     }
-    /* robot_methods' PEER.FUNCTION names: the peer must be one rbdiff knows,
-     * and, when it loaded, the function one of its own (a typo would time
-     * nothing); a known peer that is not built is left out, as everywhere */
-    for (int r = 0; r < c.nrobot_methods; r++) {
-        const char *name = c.robot_methods[r];
-        size_t plen = peer_row_peer_len(name);
-        if (!name[plen]) continue;
-        char peer[64];   /* the PEER of PEER.FUNCTION: pinocchio or pinocchio@4.1.0 */
-        snprintf(peer, sizeof peer, "%.*s", (int)(plen < sizeof peer ? plen : sizeof peer - 1), name);
-        int fam = peer_family(peer), known = fam >= 0 && plen < sizeof peer, loaded = 0, found = 0;
-        for (int k = 0; k < npeers; k++)
-            loaded |= strlen(peers[k].name) == plen && !strncmp(peers[k].name, name, plen);
-        for (int k = 0; k < npeers; k++)
-            loaded |= !memchr(name, '@', plen) && peer_family(peers[k].name) == fam;
-        for (int i = 0; i < ntg; i++) found |= tg[i].peer && peer_row_matches(name, tg[i].name);
-        if (!known || (loaded && !found)) {
-            status = cli_error("sweep", EXIT_USAGE, "robot_methods: '%s' is not a function of a %s peer", name,
-                               known ? "loaded" : "known");
-            goto done;
-        }
+    if (bench_check_robot_methods(&c, peers, npeers, tg, ntg)) {
+        status = cli_lib_error("sweep", EXIT_USAGE);
+        goto done;
     }
     /* Every model spec must parse, and every model fit in memory, before
      * anything is written: a method's outputs are 4 dense nv x nv blocks, a

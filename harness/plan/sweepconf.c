@@ -131,6 +131,9 @@ typedef struct {
 
 static int set_name(sweep_config *c, const char *v, const char *where)
 {
+    if (strlen(v) > SWEEP_NAME_MAX)     /* part of a directory name: refused here, not by mkdir after work */
+        return rbd_fail(RBD_EPARSE, "%s: name: '%.40s...' is %zu bytes long (at most %d)", where, v, strlen(v),
+                        SWEEP_NAME_MAX);
     for (const char *p = v; *p; p++)
         if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
             return rbd_fail(RBD_EPARSE, "%s: name: '%s' may hold only letters, digits, '-', '_', '.'", where, v);
@@ -364,6 +367,11 @@ int sweep_config_read_stream(sweep_config *c, FILE *f, const char *path)
         snprintf(where, sizeof where, "%s:%d", path, line);
         int col;
         char why[48];
+        if (line == 1 && !strncmp(buf, "\xef\xbb\xbf", 3)) {
+            rc = rbd_fail(RBD_EPARSE, "%s: a UTF-8 byte-order mark before the first key (save the file without one)",
+                          where);
+            break;
+        }
         if (rbd_text_line_bytes(buf, (size_t)len, &col, why, sizeof why)) {
             rc = rbd_fail(RBD_EPARSE, "%s: %s in a text file (column %d)", where, why, col);
             break;

@@ -276,8 +276,8 @@ int sweep_set_peers(sweep_config *c, const char *v, const char *where)
     char **items;
     int n, rc = sweep_list_items(v, where, "peers", 0, &items, &n);
     for (int k = 0; !rc && k < n; k++) {
-        const char *at = strchr(items[k], '@');
-        if (peer_family(items[k]) < 0 || (at && (!at[1] || strspn(at + 1, "0123456789.") != strlen(at + 1))))
+        peer_name pn;
+        if (peer_name_parse(items[k], &pn) || pn.func)
             rc = rbd_fail(RBD_EINVAL, "%s: peers: unknown peer '%s' (valid: pinocchio, mujoco, NAME@VERSION such as "
                           "pinocchio@4.1.0, all, none)", where, items[k]);
     }

@@ -60,9 +60,14 @@ static char *other_entry(const char *dir)
 int results_stage_begin(results_stage *s, const char *dir)
 {
     s->dir = s->stage = NULL;
+    /* the directory itself, not a symbolic link to it: the swap moves the
+     * name it is given (a link's target would be left behind) */
+    char *real = realpath(dir, NULL);
+    if (!real) return rbd_fail(RBD_EIO, "results directory '%s': %s", dir, strerror(errno));
     char *parent, *prefix;
-    int rc = stage_names(dir, &parent, &prefix);
-    if (rc) return rc;
+    int rc = stage_names(real, &parent, &prefix);
+    if (rc) { free(real); return rc; }
+    dir = real;
     /* the caller holds dir's lock: every staging of dir is a dead writer's */
     DIR *d = opendir(parent);
     if (d) {
@@ -94,6 +99,7 @@ int results_stage_begin(results_stage *s, const char *dir)
     if (rc) results_stage_abort(s);
     free(parent);
     free(prefix);
+    free(real);
     return rc;
 }
 

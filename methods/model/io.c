@@ -25,6 +25,7 @@ static char *read_line(FILE *f, char **buf, size_t *cap, int *bad, char *why, si
         (*buf)[n++] = (char)ch;
     }
     if (ch == EOF && n == 0) return NULL;
+    if (n && (*buf)[n - 1] == '\r') n--;      /* a CRLF file */
     (*buf)[n] = 0;
     *bad = 0;
     rbd_text_line_bytes(*buf, n, bad, why, whylen);
@@ -33,22 +34,29 @@ static char *read_line(FILE *f, char **buf, size_t *cap, int *bad, char *why, si
     return *buf;
 }
 
-/* Parses up to max numbers from s into x; returns the count or an error. */
+/* Parses up to max numbers from s into x; returns the count or an error.
+ * The numbers are a blank-separated list read by the one list rule
+ * (text.h; an item over 400 bytes is refused as such, not cut), each by
+ * the one number rule. */
 static int parse_numbers(const char *path, int line, const char *field, char *s, double *x, int max, int *count)
 {
-    int n = 0;
-    char *tok = strtok(s, " \t\r");
-    while (tok) {
+    int n = 0, more;
+    rbd_text_list l;
+    rbd_text_list_begin(&l, s, "", 1, 0, 400);
+    const char *tok;
+    size_t len;
+    while ((more = rbd_text_list_next(&l, &tok, &len)) == 1) {
         double val = 0;
-        int rc = rbd_text_number(tok, strlen(tok), &val);    /* the one rule (text.h) */
+        int rc = rbd_text_number(tok, len, &val);    /* the one rule (text.h) */
         if (rc == RBD_EPARSE)
-            return rbd_fail(RBD_EPARSE, "%s:%d: field '%s': '%s' is not a number", path, line, field, tok);
+            return rbd_fail(RBD_EPARSE, "%s:%d: field '%s': '%.*s' is not a number", path, line, field, (int)len, tok);
         if (rc)
-            return rbd_fail(RBD_ENONFINITE, "%s:%d: field '%s': value '%s' is not finite", path, line, field, tok);
+            return rbd_fail(RBD_ENONFINITE, "%s:%d: field '%s': value '%.*s' is not finite", path, line, field,
+                            (int)len, tok);
         if (n < max) x[n] = val;
         n++;
-        tok = strtok(NULL, " \t\r");
     }
+    if (more) return rbd_fail(RBD_EPARSE, "%s:%d: field '%s': %s", path, line, field, l.why);
     *count = n;
     return RBD_OK;
 }
