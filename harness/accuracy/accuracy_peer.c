@@ -218,7 +218,7 @@ static int sweep_eps(peval *e, const audit_at *x, const bench_target *t, double 
         r.rms_rel = score_rms[g];
         r.normwise = score_nw[g];
         snprintf(r.role, sizeof r.role, "%s", g == def && g == best ? "default+best" : g == def ? "default"
-                                                : g == best ? "best" : "");
+                                                : g == best ? "best" : "swept");
         rc = x->sink->emit_eps(x->sink->ctx, &r);
     }
     char bname[128];

@@ -67,7 +67,7 @@ extern const csv_col peer_checks_cols[PEER_CHECKS_NCOLS];
 /* peer_eps.csv (the audit's sweep over a peer's finite-difference step):
  * method (row name), model, bf, eps, N, nv, states, rms_rel and normwise
  * (the worst over the states and the derivative outputs), role (default:
- * the peer's own step; best: the step with the least rms_rel). */
+ * the peer's own step; best: the step with the least rms_rel; swept: neither). */
 enum { PEER_EPS_NCOLS = 10, PEER_EPS_NKEY = 4 };
 extern const csv_col peer_eps_cols[PEER_EPS_NCOLS];
 

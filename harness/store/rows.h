@@ -70,7 +70,7 @@ typedef struct {
     int N, nv, states;
     double rms_rel;         /* worst over the states and the derivative outputs */
     double normwise;        /* likewise */
-    char role[16];          /* default, best, default+best, or empty */
+    char role[16];          /* default, best, default+best, or swept (neither) */
 } peer_eps_row;
 
 /* One conditioning.csv row. */
