@@ -110,11 +110,41 @@ static json_t *load_meta(const char *dir)
     return m;
 }
 
+/* meta.json of the merged set: the first input's, with every input's
+ * build, shard, host and invocations under "shards". */
+static int write_merged_meta(const char *stage, json_t **meta, char *const *dirs, int ndirs, int force,
+                             const char *cmdline)
+{
+    int rc;
+    json_t *m = json_deep_copy(meta[0]), *shards = json_array();
+    for (int d = 0; d < ndirs; d++) {
+        json_t *s = json_pack("{s:s}", "dir", dirs[d]);
+        static const char *keys[] = { "build_id", "shard", "date", "hostname", "compiler", "flags", "cpu_model",
+                                      "git_commit", "invocations" };
+        for (size_t q = 0; q < sizeof keys / sizeof *keys; q++) {
+            json_t *v = json_object_get(meta[d], keys[q]);
+            if (v) json_object_set(s, keys[q], v);
+        }
+        json_array_append_new(shards, s);
+    }
+    json_object_del(m, "shard");
+    json_object_del(m, "invocations");
+    json_object_set_new(m, "shards", shards);
+    json_object_set_new(m, "merged_by", json_string(cmdline ? cmdline : ""));
+    json_object_set_new(m, "merge_forced", json_boolean(force));
+    char *mp = results_path(stage, "meta.json");
+    rc = mp ? atomic_write_json(mp, m) : rbd_fail(RBD_ENOMEM, "out of memory");
+    free(mp);
+    json_decref(m);
+    return rc;
+}
+
 int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline, int *bad_input,
                   const volatile sig_atomic_t *stop)
 {
     *bad_input = 1;
     if (ndirs < 1) return rbd_fail(RBD_EINVAL, "merge: no input directories");
+    csvlog_stop_on(stop);       /* Ctrl-C within 4096 lines of any table read (csvlog.h) */
     json_t **meta = calloc((size_t)ndirs, sizeof *meta);
     if (!meta) return rbd_fail(RBD_ENOMEM, "out of memory");
     int rc = RBD_OK;
@@ -181,30 +211,10 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
         free(gb);
         free(rows);
     }
-    if (!rc) {
-        json_t *m = json_deep_copy(meta[0]), *shards = json_array();
-        for (int d = 0; d < ndirs; d++) {
-            json_t *s = json_pack("{s:s}", "dir", dirs[d]);
-            static const char *keys[] = { "build_id", "shard", "date", "hostname", "compiler", "flags", "cpu_model",
-                                          "git_commit", "invocations" };
-            for (size_t q = 0; q < sizeof keys / sizeof *keys; q++) {
-                json_t *v = json_object_get(meta[d], keys[q]);
-                if (v) json_object_set(s, keys[q], v);
-            }
-            json_array_append_new(shards, s);
-        }
-        json_object_del(m, "shard");
-        json_object_del(m, "invocations");
-        json_object_set_new(m, "shards", shards);
-        json_object_set_new(m, "merged_by", json_string(cmdline ? cmdline : ""));
-        json_object_set_new(m, "merge_forced", json_boolean(force));
-        char *mp = results_path(stage, "meta.json");
-        rc = mp ? atomic_write_json(mp, m) : rbd_fail(RBD_ENOMEM, "out of memory");
-        free(mp);
-        json_decref(m);
-    }
-    if (!rc && stop && *stop) rc = MERGE_INTERRUPTED;
+    if (!rc) rc = write_merged_meta(stage, meta, dirs, ndirs, force, cmdline);
+    if (stop && *stop) rc = MERGE_INTERRUPTED;      /* whatever stopped first, a read or a write */
     if (!rc) rc = results_stage_commit(&st);
+    csvlog_stop_on(NULL);
     results_stage_abort(&st);
     free(tout);
     for (int d = 0; d < ndirs; d++) json_decref(meta[d]);
