@@ -160,6 +160,22 @@ static int log_peer_check(csvlog *log, const bench_target *t, const bench_peer_n
 }
 
 /* meta.json "peers": what was built, how, and what each function writes. */
+/* "not timed" lines, one per run of the same peer and reason (pinocchio-cg
+ * on trees it has no generated code for: once, with how many cells). */
+typedef struct { char last[700]; int repeats; } not_timed_log;
+
+static void not_timed(not_timed_log *l, const bench_target *t, const char *spec, const char *why)
+{
+    char key[700] = "";
+    if (t) snprintf(key, sizeof key, "%.*s: %s", (int)peer_row_peer_len(t->name), t->name, why);
+    if (t && !strcmp(key, l->last)) { l->repeats++; return; }
+    if (l->repeats)
+        fprintf(stderr, "rbdiff sweep: (%d more cells not timed for the same reason: %.200s)\n", l->repeats, l->last);
+    l->repeats = 0;
+    snprintf(l->last, sizeof l->last, "%s", key);
+    if (t) fprintf(stderr, "rbdiff sweep: %s on %s: not timed: %s\n", t->name, spec, why);
+}
+
 static json_t *peers_meta(const rbd_peer *p, int n)
 {
     json_t *o = json_object();
@@ -332,6 +348,7 @@ int cmd_sweep(int argc, char **argv)
     if (!tp || !mrows || !st || !notes) { cli_error("sweep", 0, "out of memory"); goto done; }
     cli_catch_interrupt();
     int total = ntg * nbm, done_n = 0, skipped = 0, measured = 0;
+    not_timed_log ntl = { "", 0 };
     progress pg;
     progress_start(&pg, total, "cells (method x model)");
     for (int j = 0; j < nbm && !cli_interrupted; j++) {
@@ -375,8 +392,7 @@ int cmd_sweep(int argc, char **argv)
         }
         for (int i = 0; i < np; i++, done_n++) {
             if (tp[i]->peer && st[i] != RBD_ENOTSUP) {
-                if (st[i] == BENCH_NOT_TIMED)
-                    fprintf(stderr, "rbdiff sweep: %s on %s: not timed: %s\n", tp[i]->name, bm[j].spec, notes[i].why);
+                if (st[i] == BENCH_NOT_TIMED) not_timed(&ntl, tp[i], bm[j].spec, notes[i].why);
                 if (log_peer_check(&plog, tp[i], &notes[i], bm[j].spec, mnv)) {
                     progress_end(&pg);
                     cli_lib_error("sweep", 0);
@@ -394,6 +410,7 @@ int cmd_sweep(int argc, char **argv)
     }
     progress_update(&pg, done_n, "");
     progress_end(&pg);
+    not_timed(&ntl, NULL, NULL, NULL);
     if (!cli_interrupted && c.nxo && (status = run_crossovers(&c, dir, &sh, (long)ntg * nbm)) != EXIT_OK) goto done;
     if (!cli_interrupted && accuracy_wanted(&c) && accuracy_sweep("sweep", &c, dir) == EXIT_FAIL) {
         status = EXIT_FAIL;
