@@ -74,6 +74,54 @@ def gnuplot(out, models, methods, commits, labels):
     subprocess.run(["gnuplot", gp], check=True)
 
 
+def commit_order(rows):
+    """Oldest first: by commit date, ties (a merge made in the same second as
+    its parent) by their place in git's topological order where the commit
+    is in this repository."""
+    topo = subprocess.run(["git", "rev-list", "--topo-order", "--reverse", "HEAD"], capture_output=True,
+                          text=True).stdout.split()
+    pos = {c: i for i, c in enumerate(topo)}
+    date = {}
+    for r in rows:
+        date[r["commit"]] = min(date.get(r["commit"], r["commit_date"]), r["commit_date"])
+    return sorted(date, key=lambda c: (date[c], pos.get(c, -1)))
+
+
+def subject(c):
+    return subprocess.run(["git", "log", "-1", "--format=%s", c], capture_output=True, text=True).stdout.strip()
+
+
+def write_table(path, a, run, rows, commits, models, methods, by, steps):
+    """trend.md: the numbers the figure draws (per model, per commit, each
+    method's median ratio and quartiles, the step marks), then the steps."""
+    ref = rows[0]["reference_commit"]
+    mark = {1: " ▲", -1: " ▼", 0: ""}
+    with open(path, "w") as f:
+        f.write("# Trend over %d commits (paired run %s, reference %s, %s, %s)\n\n" %
+                (len(commits), run, ref[:10], rows[0]["reference_build"], rows[0]["cpu"]))
+        f.write("Each cell: the commit's time over the reference commit's in the same rounds, median over %s "
+                "rounds [quartiles], as trend.svg draws it; ▲ / ▼: a step from the previous commit that the paired "
+                "test calls real (median per-round ratio of the two beyond 1 +/- %g%%, one-sided sign test "
+                "p <= %g), slower / faster.\n" % (rows[0]["rounds"], a.threshold, a.alpha))
+        for model in models:
+            f.write("\n## %s\n\n| commit | %s |\n|---|%s\n" % (model, " | ".join(methods), "---:|" * len(methods)))
+            for i, c in enumerate(commits):
+                cells = []
+                for m in methods:
+                    r = by.get((m, model, c))
+                    cells.append("%.3f [%.3f, %.3f]%s" % (float(r["ratio_median"]), float(r["ratio_q1"]),
+                                                          float(r["ratio_q3"]), mark[steps.get((m, model, i), (0,))[0]])
+                                 if r else "")
+                f.write("| %s %s | %s |\n" % (c[:10], subject(c)[:50].replace("|", "/"), " | ".join(cells)))
+        f.write("\n## Steps\n\n| commit | method | model | t(commit) / t(previous) | w/K |\n|---|---|---|---:|---:|\n")
+        for (m, model, i), (sgn, med, w, K) in sorted(steps.items(), key=lambda kv: (kv[0][2], kv[0][0], kv[0][1])):
+            f.write("| %s %s | %s | %s | %.4f | %d/%d |\n" % (commits[i][:10], subject(commits[i])[:70].replace("|", "/"),
+                                                             m, model, med, w, K))
+        if not steps:
+            f.write("| (none) | | | | |\n")
+        f.write("\nCommits, oldest first: %s\n" % ", ".join(c[:10] for c in commits))
+
+
 def safe(s):
     return "".join(ch if ch.isalnum() else "_" for ch in s)
 
@@ -86,7 +134,7 @@ def draw(a, cols, read_csv, sign_tail, median):
     run = max(r["pair_run"] for r in rows if r["kind"] == "backfill") if any(r["kind"] == "backfill" for r in rows) \
         else max(r["pair_run"] for r in rows)
     rows = [r for r in rows if r["pair_run"] == run]
-    commits = sorted({r["commit"] for r in rows}, key=lambda c: min(x["commit_date"] for x in rows if x["commit"] == c))
+    commits = commit_order(rows)
     models = sorted({r["model"] for r in rows})
     methods = sorted({r["method"] for r in rows})
     out = a.out or os.path.join(a.history, "trend")
@@ -105,18 +153,5 @@ def draw(a, cols, read_csv, sign_tail, median):
                     f.write("%d %s %s %s %d\n" % (i, r["ratio_median"], r["ratio_q1"], r["ratio_q3"],
                                                    steps.get((m, model, i), (0,))[0]))
     gnuplot(out, models, methods, commits, labels)
-    ref = rows[0]["reference_commit"]
-    with open(os.path.join(out, "trend.md"), "w") as f:
-        f.write("# Trend over %d commits (paired run %s, reference %s, %s, %s)\n\n" %
-                (len(commits), run, ref[:10], rows[0]["reference_build"], rows[0]["cpu"]))
-        f.write("Steps from one commit to the next that the paired test calls real (median per-round ratio of the "
-                "two beyond 1 +/- %g%%, sign test p <= %g):\n\n" % (a.threshold, a.alpha))
-        f.write("| commit | method | model | t(commit) / t(previous) | w/K |\n|---|---|---|---:|---:|\n")
-        for (m, model, i), (sgn, med, w, K) in sorted(steps.items(), key=lambda kv: (kv[0][2], kv[0][0], kv[0][1])):
-            subj = subprocess.run(["git", "log", "-1", "--format=%s", commits[i]], capture_output=True,
-                                  text=True).stdout.strip()[:70]
-            f.write("| %s %s | %s | %s | %.4f | %d/%d |\n" % (commits[i][:10], subj, m, model, med, w, K))
-        if not steps:
-            f.write("| (none) | | | | |\n")
-        f.write("\nCommits, oldest first: %s\n" % ", ".join(c[:10] for c in commits))
+    write_table(os.path.join(out, "trend.md"), a, run, rows, commits, models, methods, by, steps)
     print(os.path.join(out, "trend.svg"))

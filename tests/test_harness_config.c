@@ -118,13 +118,28 @@ static void test_errors(void **s)
     expect_error("N = 1:2:3:4\n", RBD_EPARSE, "1: N: '1:2:3:4': bad range (use A:B or A:STEP:B)");
     expect_error("bf = 1, 0.5\n", RBD_EINVAL, "1: bf: 0.5 is out of range (bf >= 1)");
     expect_error("bf = two\n", RBD_EPARSE, "1: bf: 'two' is not a number");
-    expect_error("bf = , ,\n", RBD_EPARSE, "1: bf: empty list");
-    expect_error("taper = 0\n", RBD_EINVAL, "1: taper: 0 is out of range (taper > 0)");
+    expect_error("bf = , ,\n", RBD_EPARSE, "1: bf: ', ,': item 1 is empty");
+    /* one list rule for every list (sweeplists.h; issue 30) */
+    expect_error("N = 1,,2\n", RBD_EPARSE, "1: N: '1,,2': item 2 is empty (two separators with nothing between)");
+    expect_error("N = 1, 2,\n", RBD_EPARSE, "1: N: '1, 2,': item 3 is empty (a separator at the end)");
+    expect_error("N = 1:5, 3\n", RBD_EPARSE, "1: N: '1:5, 3': 3 is given twice");
+    expect_error("bf = 1, 2, 1\n", RBD_EPARSE, "1: bf: '1, 2, 1': '1' is given twice");
+    expect_error("methods = rnea, idsva, rnea\n", RBD_EPARSE, "1: methods: 'rnea, idsva, rnea': 'rnea' is given twice");
+    expect_error("peers = pinocchio,,mujoco\n", RBD_EPARSE, "1: peers: 'pinocchio,,mujoco': item 2 is empty");
+    expect_error("robot_methods = idsva,\n", RBD_EPARSE, "1: robot_methods: 'idsva,': item 2 is empty");
+    expect_error("robots = ur5,,ur3\n", RBD_EPARSE, "1: robots: 'ur5,,ur3': item 2 is empty");
+    expect_error("methods = rnea, id\xc3\xa9sva\n", RBD_EPARSE, ":item 2 holds a byte 0xc3 outside ASCII");
+    expect_error("N = 1, 2\x01\n", RBD_EPARSE, "1: control byte 0x01 in a text file (column 9)");
+    expect_error("methods = aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+                 RBD_EPARSE, ":item 1 is 131 bytes long (at most 128)");
+    expect_error("crossover = idsva  rneacr idsva\n", RBD_EPARSE, "1: crossover: 'idsva  rneacr idsva' is not two method names");
+    expect_error("crossover_range = 2:3:300\n", RBD_EPARSE, "1: crossover_range: '2:3:300' is not LO:HI");
+    expect_error("taper = 0\n", RBD_EINVAL, "1: taper: 0 is out of range (0, 1000]");
     expect_error("N = 1\nN = 2\n", RBD_EPARSE, "2: key 'N' given twice");
     expect_error("methods = rnea, nosuch\n", RBD_EINVAL, "1: methods: unknown method 'nosuch' (valid: ");
     expect_error("model = robot.urdf\n", RBD_EPARSE, "1: model: 'robot.urdf' is not a model spec");
     expect_error("batches = 0\n", RBD_EINVAL, "1: batches: 0 is out of range [1, 100000]");
-    expect_error("batch_ms = 0\n", RBD_EINVAL, "1: batch_ms: must be > 0");
+    expect_error("batch_ms = 0\n", RBD_EINVAL, "1: batch_ms: 0 is out of range (0, 1000000]");
     expect_error("counters = maybe\n", RBD_EPARSE, "1: counters: 'maybe' is not yes or no");
     expect_error("name = a/b\n", RBD_EPARSE, "1: name: 'a/b' may hold only letters");
     expect_error("crossover = idsva\n", RBD_EPARSE, "1: crossover: 'idsva' is not two method names 'A B'");

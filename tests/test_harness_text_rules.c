@@ -120,8 +120,98 @@ static void test_one_table(void **s)
     assert_int_equal(disagree, 0);
 }
 
+/* ---- one table of lists (model/text.h's list rule): each shape, its
+ * items A and B and separator S filled in per reader, must be accepted or
+ * refused by every reader of a list alike. */
+static const struct { const char *shape; int ok; } shapes[] = {
+    { "A", 1 }, { "ASB", 1 }, { "ASBS", 0 }, { "SA", 0 }, { "ASSB", 0 }, { "ASA", 0 }, { "ASB\x01", 0 },
+    { "AL", 0 }, { "ASB\x7f", 0 },
+};
+
+typedef struct { const char *name, *prefix, *a, *b, *sep; int (*read)(const char *text); } list_reader;
+
+static int via_config_key(const char *key, const char *v)
+{
+    sweep_config c;
+    sweep_config_init(&c);
+    int rc = sweep_config_set(&c, key, v, "t.conf:1");
+    sweep_config_free(&c);
+    return rc == RBD_OK;
+}
+
+static int list_N(const char *t) { return via_config_key("N", t); }
+static int list_bf(const char *t) { return via_config_key("bf", t); }
+static int list_methods(const char *t) { return via_config_key("methods", t); }
+static int list_peers(const char *t) { return via_config_key("peers", t); }
+static int list_robots(const char *t) { return via_config_key("robots", t); }
+
+static int list_autotree(const char *t)
+{
+    double N, bf, skew, taper;
+    return rbd_spec_parse_autotree(t, &N, &bf, &skew, &taper) == RBD_OK;
+}
+
+static int list_urdf_options(const char *t)
+{
+    rbd_model *m = NULL;
+    int rc = rbd_model_from_spec(t, NULL, &m);
+    rbd_model_free(m);
+    return rc == RBD_OK;
+}
+
+/* shape -> text: A, B, S as the reader's, L a 5000-byte tail (longer than
+ * any item, a path's included) */
+static void fill(const list_reader *r, const char *shape, char *out, size_t len)
+{
+    size_t used = (size_t)snprintf(out, len, "%s", r->prefix);
+    for (const char *p = shape; *p && used < len; p++) {
+        const char *part = *p == 'A' ? r->a : *p == 'B' ? r->b : *p == 'S' ? r->sep : NULL;
+        if (*p == 'L') {
+            for (int k = 0; k < 5000 && used + 1 < len; k++) out[used++] = 'x';
+            out[used] = 0;
+        } else if (part) {
+            used += (size_t)snprintf(out + used, len - used, "%s", part);
+        } else {
+            out[used++] = *p;
+            out[used] = 0;
+        }
+    }
+}
+
+static void test_one_list_rule(void **s)
+{
+    (void)s;
+    static const list_reader readers[] = {
+        { "config N", "", "1", "2", ",", list_N },
+        { "config bf", "", "1", "2.5", ",", list_bf },
+        { "methods", "", "rnea", "idsva", ",", list_methods },
+        { "peers", "", "pinocchio", "mujoco", ",", list_peers },
+        { "robots", "", "ur3", "iiwa", ",", list_robots },
+        { "robot options", "ur3:", "freeflyer", "strict", ":", list_robots },
+        { "autotree spec", "autotree:", "N=2", "bf=2", ",", list_autotree },
+        { "urdf options", "urdf:" RBD_SOURCE_DIR "/tests/models/ur3.urdf,", "freeflyer", "strict", ",",
+          list_urdf_options },
+    };
+    int tried = 0, disagree = 0;
+    static char text[8192];
+    for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++)
+        for (size_t r = 0; r < sizeof readers / sizeof *readers; r++) {
+            fill(&readers[r], shapes[k].shape, text, sizeof text);
+            int ok = readers[r].read(text);
+            tried++;
+            if (ok != shapes[k].ok) {
+                disagree++;
+                print_error("list '%.80s' via %s: %s (the table: %s)\n", text, readers[r].name,
+                            ok ? "accepted" : "refused", shapes[k].ok ? "accepted" : "refused");
+            }
+        }
+    print_message("%d list shapes x %d readers = %d reads, %d disagree with the table\n",
+                  (int)(sizeof shapes / sizeof *shapes), (int)(sizeof readers / sizeof *readers), tried, disagree);
+    assert_int_equal(disagree, 0);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = { cmocka_unit_test(test_one_table) };
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_one_table), cmocka_unit_test(test_one_list_rule) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

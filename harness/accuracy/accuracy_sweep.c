@@ -17,6 +17,14 @@ int accuracy_wanted(const sweep_config *c)
     return c->nacc_N > 0 || c->nacc_models > 0;
 }
 
+json_t *accuracy_identity(const sweep_config *c)
+{
+    rbdref_opts r;
+    rbdref_opts_default(&r);
+    return json_pack("{s:i, s:I, s:i, s:I}", "states", c->acc_states, "seed", (json_int_t)c->seed, "prec_bits",
+                     r.prec, "h_log2", (json_int_t)(r.h_log2 ? r.h_log2 : -r.prec));
+}
+
 int accuracy_models(const sweep_config *c, bench_model **out, int *n)
 {
     static const double one = 1;

@@ -7,12 +7,20 @@
 #ifndef RBD_ACCURACY_SWEEP_H
 #define RBD_ACCURACY_SWEEP_H
 
+#include <jansson.h>
 #include "measure/bench.h"
 
 /* The audited models; *out malloc'ed. */
 int accuracy_models(const sweep_config *c, bench_model **out, int *n);
 /* 1 if the config asks a sweep for an audit. */
 int accuracy_wanted(const sweep_config *c);
+/* What shapes an accuracy.csv row beyond its key (method, output, model):
+ * {"states", "seed", "prec_bits", "h_log2"} (the reference's working
+ * precision and complex step, rbdref.h), as meta.json's
+ * "accuracy_settings"; a resume with other values is refused (resume.h).
+ * The audit's method options are rbd_options_default's with the DMM size
+ * rule (accuracy_run.c), the same for every run of one build. */
+json_t *accuracy_identity(const sweep_config *c);
 /* Runs the audit into dir; returns an exit status (messages printed for
  * cmd); EXIT_INTERRUPTED when cli_interrupted stopped it. */
 int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir);

@@ -11,6 +11,7 @@
 #include "store/meta.h"
 #include "store/resume.h"
 #include "plan/modelspec.h"
+#include "report/report.h"
 #include "report/report_accuracy.h"
 
 static const char help[] =
@@ -104,15 +105,17 @@ int cmd_accuracy(int argc, char **argv)
     status = EXIT_FAIL;
     dir = out ? strdup(out) : cli_results_dir("accuracy");
     if (!dir) { cli_error("accuracy", 0, "out of memory"); goto done; }
-    char *lcl = meta_cmdline(cli_argc, cli_argv);   /* one writer for the whole run (lock.h) */
-    int lrc = results_lock_take(&lk, dir, lcl);
+    /* one writer for the whole run (lock.h); a directory to resume is an
+     * input, and its rows were computed with settings that must be this
+     * run's (resume.h) */
+    json_t *ident = json_pack("{s:o}", "accuracy_settings", accuracy_identity(&c));
+    char *lcl = meta_cmdline(cli_argc, cli_argv);
+    int bad_input = 0, irc = ident ? resume_open(&lk, dir, lcl, ident, &bad_input) : rbd_fail(RBD_ENOMEM, "out of memory");
     free(lcl);
-    if (lrc) { status = cli_lib_error("accuracy", lrc == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL); goto done; }
-    if (results_prepare_dir(dir)) { cli_lib_error("accuracy", 0); goto done; }
-    int irc = resume_check(dir, NULL);   /* a directory to resume is an input (resume.h) */
-    if (irc) { status = cli_lib_error("accuracy", irc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE); goto done; }
+    if (irc) { json_decref(ident); status = cli_lib_error("accuracy", bad_input ? EXIT_USAGE : EXIT_FAIL); goto done; }
     char *cl = meta_cmdline(cli_argc, cli_argv);
-    int mrc = meta_write(dir, cl, NULL);
+    int mrc = meta_write(dir, cl, ident);
+    json_decref(ident);
     free(cl);
     if (mrc) { cli_lib_error("accuracy", 0); goto done; }
     cli_catch_interrupt();

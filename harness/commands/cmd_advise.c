@@ -191,16 +191,14 @@ done:
 }
 
 /* The defaults of a short run (seconds on a robot), for the keys the flags
- * did not set (sweep_config.seen). */
+ * did not set (sweep_config_given). */
 static int advise_defaults(sweep_config *c)
 {
     static const char *const kv[][2] = { { "base", "no" },       { "batches", "7" },  { "batch_ms", "2" },
                                          { "warmup_ms", "5" },   { "pool", "16" },    { "counters", "no" },
                                          { "peers", "all" },     { "accuracy_states", "2" } };
     for (size_t k = 0; k < sizeof kv / sizeof kv[0]; k++) {
-        int key = 0;
-        while (sweep_keys[key] && strcmp(sweep_keys[key], kv[k][0])) key++;
-        if (sweep_keys[key] && (c->seen & (1u << key))) continue;
+        if (sweep_config_given(c, kv[k][0])) continue;
         if (sweep_config_set(c, kv[k][0], kv[k][1], "advise defaults")) return -1;
     }
     return 0;

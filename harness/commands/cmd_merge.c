@@ -6,6 +6,7 @@
 #include "store/lock.h"
 #include "store/meta.h"
 #include "store/shard.h"
+#include "report/report.h"
 
 static const char help[] =
     "Usage: rbdiff merge [--force] OUT DIR1 [DIR2 ...]\n\n"
@@ -14,14 +15,15 @@ static const char help[] =
     "crossover_probes.csv, "
     "accuracy.csv and instructions.csv rows are joined (a cell present twice\n"
     "keeps its first row), meta.json lists every shard (build, shard, host,\n"
-    "invocations), tables.md and benchmarks.json are regenerated.  Every\n"
-    "file is written atomically.\n\n"
+    "invocations), tables.md and benchmarks.json are regenerated.  The set\n"
+    "is written into a staging directory beside OUT and swapped in at the\n"
+    "end: OUT holds the whole merge or nothing of it.\n\n"
     "  --force     merge results of different builds (meta.json build_id)\n"
     "  -h, --help\n\n"
     "Exit status: 0 merged, 1 a file could not be written, 2 the input is wrong\n"
     "(a directory missing or malformed, shards of different builds without\n"
     "--force, OUT already holding results or being written by another run),\n"
-    "130 interrupted (what it wrote into OUT is removed again).\n";
+    "130 interrupted at any moment (nothing written into OUT).\n";
 
 int cmd_merge(int argc, char **argv)
 {
@@ -47,12 +49,13 @@ int cmd_merge(int argc, char **argv)
     int rc = results_lock_take(&lk, argv[optind], cl);
     if (rc) { free(cl); return cli_lib_error("merge", rc == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL); }
     cli_catch_interrupt();
-    rc = merge_results(argv[optind], argv + optind + 1, argc - optind - 1, force, cl, &bad_input, &cli_interrupted);
+    rc = merge_results(argv[optind], argv + optind + 1, argc - optind - 1, force, cl, report_write_derived, &bad_input,
+                       &cli_interrupted);
     free(cl);
-    results_lock_release(&lk, rc && rc != MERGE_INTERRUPTED && bad_input);
+    results_lock_release(&lk, rc != RBD_OK);     /* a failed merge wrote nothing into OUT (staging.h) */
     if (rc == MERGE_INTERRUPTED)
-        return cli_error("merge", EXIT_INTERRUPTED, "interrupted; the files it had written into %s are removed; "
-                         "rerun to merge", argv[optind]);
+        return cli_error("merge", EXIT_INTERRUPTED, "interrupted; nothing was written into %s; rerun to merge",
+                         argv[optind]);
     if (rc) return cli_lib_error("merge", bad_input ? EXIT_USAGE : EXIT_FAIL);
     printf("%s\n", argv[optind]);
     return EXIT_OK;

@@ -126,6 +126,25 @@ int bench_add_peer_targets(bench_target **t, int *n, const rbd_peer *p, int np)
     return RBD_OK;
 }
 
+int bench_check_robot_methods(const sweep_config *c, const rbd_peer *peers, int npeers, const bench_target *tg,
+                              int ntg)
+{
+    for (int r = 0; r < c->nrobot_methods; r++) {
+        const char *name = c->robot_methods[r];
+        peer_name pn;
+        int known = !peer_name_parse(name, &pn), loaded = 0, found = 0;
+        if (known && !pn.func) known = 0;           /* a bare peer name is not a function */
+        else if (!known && !strchr(name, '.')) continue;   /* one of our methods (checked with the methods) */
+        for (int k = 0; known && k < npeers; k++)   /* that very version, or any version of a bare NAME */
+            loaded |= !strcmp(peers[k].name, pn.peer) || (!*pn.version && peer_family(peers[k].name) == pn.family);
+        for (int i = 0; i < ntg; i++) found |= tg[i].peer && peer_row_matches(name, tg[i].name);
+        if (!known || (loaded && !found))
+            return rbd_fail(RBD_EINVAL, "robot_methods: '%s' is not a function of a %s peer", name,
+                            known ? "loaded" : "known");
+    }
+    return RBD_OK;
+}
+
 void bench_autotree_spec(char *buf, size_t len, int N, double bf, double skew, double taper)
 {
     snprintf(buf, len, "autotree:N=%d,bf=%g,skew=%.17g,taper=%.17g", N, bf, skew, taper);

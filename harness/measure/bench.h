@@ -38,6 +38,12 @@ int bench_peers_open(const char *cmd, const sweep_config *c, rbd_peer **out, int
 void bench_peers_close(rbd_peer *p, int n);
 /* Appends a target for every function of the np peers to *t (realloc'ed). */
 int bench_add_peer_targets(bench_target **t, int *n, const rbd_peer *p, int np);
+/* robot_methods' PEER.FUNCTION names (peer_name_parse): the peer must be one
+ * rbdiff knows, and, when it loaded (peers[0..npeers)), the function one of
+ * its own among the targets tg (a typo would time nothing); a known peer that
+ * is not built is left out, as everywhere.  RBD_EINVAL naming the entry. */
+int bench_check_robot_methods(const sweep_config *c, const rbd_peer *peers, int npeers, const bench_target *tg,
+                              int ntg);
 
 /* autoTree for each bf x N (c->skew, c->taper), then c->models. */
 int bench_models(const sweep_config *c, bench_model **out, int *n);

@@ -74,12 +74,9 @@ static int offer[NFUNC], noffer;
 
 /* Tolerances: central differences at eps 1e-6 are dominated by rounding,
  * ~kappa(M) 1e-16 / eps: tol_cond 1e-9 per unit of M's condition number for
- * those that solve with M (peer_api.h).  Measured, of the largest entry:
- * forward dynamics up to 6e-6 on the robots (talos) and branched autoTrees to
- * N = 500, but 3e-4, 7e-3, 5e-2 on unskewed chains of 100, 200, 500 bodies;
- * inverse dynamics (no solve) up to 6e-9, but 5e-7 on the double pendulum,
- * whose dtau/dq is small beside tau (rounding is relative to tau); mj_forward's qacc 4e-8
- * on the chain of 500, where rbdiff warns that M loses 10 digits. */
+ * those that solve with M (peer_api.h); inverse dynamics has no solve, but
+ * its rounding is relative to tau, not to dtau/dq.  The errors seen that
+ * set these: peers/README.md ("MuJoCo"). */
 static const rbd_peer_func funcs[NFUNC] = {
     { "fd_forward", RBD_PEER_FD_DERIVS, "fdsva",
       "central differences (eps 1e-6) of qacc in qpos, qvel, qfrc_applied: mj_forward + 6 nv mj_forwardSkip", 1e-4,

@@ -48,27 +48,44 @@ static void build_note(const char *name, char *buf, size_t len)
     fclose(f);
 }
 
-int peer_family(const char *name)
+int peer_name_parse(const char *s, peer_name *out)
 {
-    size_t n = strcspn(name, "@");
+    memset(out, 0, sizeof *out);
+    out->family = -1;
+    size_t len = strlen(s);
+    for (const char *d = strchr(s, '.'); d; d = strchr(d + 1, '.'))
+        if (!(d[1] >= '0' && d[1] <= '9')) {
+            len = (size_t)(d - s);
+            out->func = d + 1;
+            break;
+        }
+    if (len >= sizeof out->peer || (out->func && !*out->func)) return -1;
+    memcpy(out->peer, s, len);
+    char *at = strchr(out->peer, '@');
+    size_t n = at ? (size_t)(at - out->peer) : len;
+    if (at) {
+        if (!at[1] || strspn(at + 1, "0123456789.") != strlen(at + 1) || strlen(at + 1) >= sizeof out->version)
+            return -1;
+        snprintf(out->version, sizeof out->version, "%s", at + 1);
+    }
     for (int k = 0; peer_known[k]; k++)
-        if (strlen(peer_known[k]) == n && !strncmp(peer_known[k], name, n)) return k;
-    return -1;
+        if (strlen(peer_known[k]) == n && !strncmp(peer_known[k], s, n)) out->family = k;
+    return out->family < 0 ? -1 : 0;
 }
 
-size_t peer_row_peer_len(const char *row)
+int peer_family(const char *name)
 {
-    for (const char *d = strchr(row, '.'); d; d = strchr(d + 1, '.'))
-        if (!(d[1] >= '0' && d[1] <= '9')) return (size_t)(d - row);
-    return strlen(row);
+    peer_name pn;
+    peer_name_parse(name, &pn);
+    return pn.family;
 }
 
 int peer_row_matches(const char *want, const char *row)
 {
     if (!strcmp(want, row)) return 1;
-    size_t wl = peer_row_peer_len(want), rl = peer_row_peer_len(row);
-    return want[wl] && !memchr(want, '@', wl) && rl > wl && row[wl] == '@' && !strncmp(want, row, wl) &&
-           !strcmp(want + wl, row + rl);
+    peer_name w, r;
+    if (peer_name_parse(want, &w) || peer_name_parse(row, &r) || !w.func || !r.func) return 0;
+    return !*w.version && *r.version && w.family == r.family && !strcmp(w.func, r.func);
 }
 
 static int newer_first(const void *a, const void *b)
@@ -103,7 +120,8 @@ int peer_versions(const char *family, char (*ver)[32], int max)
 int peer_open(const char *name, rbd_peer *p)
 {
     memset(p, 0, sizeof *p);
-    if (strlen(name) >= sizeof p->name || strchr(name, '/') || peer_family(name) < 0)
+    peer_name pn;
+    if (strlen(name) >= sizeof p->name || peer_name_parse(name, &pn) || pn.func)
         return rbd_fail(RBD_EINVAL, "peer name '%s' is not a peer (known: pinocchio, mujoco, as NAME or NAME@VERSION)",
                         name);
     char ver[1][32];

@@ -26,14 +26,27 @@ typedef struct {
 /* $RBD_PEER_DIR if set, else the build tree's build/peers. */
 const char *peer_dir(void);
 /* A peer is named NAME@VERSION (pinocchio@4.1.0), one module per version
- * built: rbdpeer-NAME@VERSION.so.  peer_family: the index in peer_known of
- * name's NAME, or -1.  peer_versions: the versions of family built in
- * peer_dir(), newest first (strverscmp), at most max; their count. */
+ * built: rbdpeer-NAME@VERSION.so; its rows are PEER.FUNCTION, PEER being
+ * NAME@VERSION, or NAME alone in configs and in sets from before versions.
+ * peer_name_parse reads every one of these forms, and every place that takes
+ * a peer or a peer's row name apart goes through it:
+ *   "pinocchio", "pinocchio@4.1.0", "pinocchio.aba", "pinocchio@4.1.0.aba".
+ * The peer part ends at the first '.' not followed by a digit; VERSION is
+ * digits and dots. */
+typedef struct {
+    int family;             /* index in peer_known; -1: no peer rbdiff knows  */
+    char peer[48];          /* NAME or NAME@VERSION                            */
+    char version[32];       /* VERSION; "" without one                         */
+    const char *func;       /* FUNCTION, pointing into the parsed name; NULL without one */
+} peer_name;
+/* 0 when s is one of the four forms with a known NAME; -1 otherwise (out
+ * still filled as far as it goes, family -1). */
+int peer_name_parse(const char *s, peer_name *out);
+/* peer_name_parse(name).family: the peer's index in peer_known, or -1. */
 int peer_family(const char *name);
+/* peer_versions: the versions of family built in peer_dir(), newest first
+ * (strverscmp), at most max; their count. */
 int peer_versions(const char *family, char (*ver)[32], int max);
-/* The length of the peer's part of a row name "pinocchio@4.1.0.aba": up to
- * the first '.' not followed by a digit. */
-size_t peer_row_peer_len(const char *row);
 /* Whether the row name `row` is the one `want` names: the same, or want's
  * peer has no @VERSION and names row's peer at any version
  * ("pinocchio.aba" matches "pinocchio@4.1.0.aba"). */

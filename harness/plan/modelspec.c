@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/text.h"
 #include "plan/modelspec.h"
 #include "plan/datadir.h"
 
@@ -103,36 +104,53 @@ static int load(const char *spec, rbd_model **m)
     return RBD_OK;
 }
 
+/* NAME:OPTION[:OPTION]...: the model options of a urdf: spec, ':' the
+ * separator (',' being the robots list's), read by the one list rule
+ * (model/text.h): an empty option and an option given twice are refused. */
+static int robot_options(const char *tok, const char *o, char *opts, size_t len)
+{
+    static const char *const known[] = { "freeflyer", "nonphysical", "strict", "continuous=revolute" };
+    const char *seen[4];
+    int nseen = 0, rc;
+    size_t used = 0, k;
+    rbd_text_list l;
+    rbd_text_list_begin(&l, o, ":", 0, 0, 64);
+    const char *item;
+    opts[0] = 0;
+    if (!*o) return rbd_fail(RBD_EPARSE, "robots: '%s': no model option after ':'", tok);
+    while ((rc = rbd_text_list_next(&l, &item, &k)) == 1) {
+        int hit = -1;
+        for (int j = 0; j < 4; j++)
+            if (strlen(known[j]) == k && !strncmp(item, known[j], k)) hit = j;
+        if (hit < 0)
+            return rbd_fail(RBD_EPARSE, "robots: '%s': unknown model option '%.*s' after the robot name "
+                            "(NAME:OPTION[:OPTION]..., options freeflyer, nonphysical, strict, "
+                            "continuous=revolute; or --model urdf:PATH,OPTION,...)", tok, (int)k, item);
+        if (rbd_text_list_repeat(&l, item, k, seen, nseen)) { rc = RBD_EPARSE; break; }
+        seen[nseen++] = known[hit];
+        used += (size_t)snprintf(opts + used, used < len ? len - used : 0, ",%s", known[hit]);
+    }
+    return rc ? rbd_fail(RBD_EPARSE, "robots: '%s': model options: %s", tok, l.why) : RBD_OK;
+}
+
 int robot_spec(const char *tok, char *buf, size_t len)
 {
     if (!*tok) return rbd_fail(RBD_EPARSE, "robots: empty name");
+    size_t need;
     if (!strncmp(tok, "urdf:", 5) || !strncmp(tok, "autotree:", 9)) {
-        snprintf(buf, len, "%s", tok);
-        return RBD_OK;
+        need = (size_t)snprintf(buf, len, "%s", tok);
+        return need < len ? RBD_OK : rbd_fail(RBD_EPARSE, "robots: '%.60s...' is longer than %zu bytes", tok, len - 1);
     }
-    char name[512];
-    snprintf(name, sizeof name, "%s", tok);
-    /* NAME:OPTION[:OPTION]...: the model options of a urdf: spec (':' as
-     * the separator, ',' being the list's) */
-    char opts[256] = "";
+    char name[4200];
+    if ((size_t)snprintf(name, sizeof name, "%s", tok) >= sizeof name)     /* never cut: refused */
+        return rbd_fail(RBD_EPARSE, "robots: '%.60s...' is longer than %zu bytes", tok, sizeof name - 1);
+    char opts[128] = "";
     char *slash = strrchr(name, '/');
     char *colon = strchr(slash ? slash : name, ':');
     if (colon) {
         *colon = 0;
-        if (!colon[1]) return rbd_fail(RBD_EPARSE, "robots: '%s': no model option after ':'", tok);
-        for (char *o = colon + 1; *o;) {
-            size_t k = strcspn(o, ":");
-            static const char *known[] = { "freeflyer", "nonphysical", "strict", "continuous=revolute", NULL };
-            int ok = 0;
-            for (int j = 0; known[j]; j++) ok |= strlen(known[j]) == k && !strncmp(o, known[j], k);
-            if (!ok)
-                return rbd_fail(RBD_EPARSE, "robots: '%s': unknown model option '%.*s' after the robot name "
-                                "(NAME:OPTION[:OPTION]..., options freeflyer, nonphysical, strict, "
-                                "continuous=revolute; or --model urdf:PATH,OPTION,...)", tok, (int)k, o);
-            size_t used = strlen(opts);
-            snprintf(opts + used, sizeof opts - used, ",%.*s", (int)k, o);
-            o += k + (o[k] == ':');
-        }
+        int rc = robot_options(tok, colon + 1, opts, sizeof opts);
+        if (rc) return rc;
     }
     size_t n = strlen(name);
     int is_path = strchr(name, '/') || (n > 5 && !strcmp(name + n - 5, ".urdf"));
@@ -141,9 +159,9 @@ int robot_spec(const char *tok, char *buf, size_t len)
             if (!(*p == '_' || *p == '-' || *p == '.' || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
                   (*p >= 'A' && *p <= 'Z')))
                 return rbd_fail(RBD_EPARSE, "robots: '%s' is not a robot name, path or spec", tok);
-    snprintf(buf, len, "urdf:%s%s%s%s", is_path ? "" : "tests/models/", name, is_path ? "" : ".urdf",
-             opts);
-    return RBD_OK;
+    need = (size_t)snprintf(buf, len, "urdf:%s%s%s%s", is_path ? "" : "tests/models/", name, is_path ? "" : ".urdf",
+                            opts);
+    return need < len ? RBD_OK : rbd_fail(RBD_EPARSE, "robots: '%.60s...' is longer than %zu bytes", tok, len - 1);
 }
 
 double spec_bf(const char *spec)

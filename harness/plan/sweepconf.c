@@ -1,8 +1,10 @@
-/* The sweep config: key = value lines, shared with the flags of `sweep`. */
+/* The sweep config: key = value lines, shared with the flags of `sweep`;
+ * one table of keys (name, type, range, setter), the lists in sweeplists.c. */
 #include <ctype.h>
 #include <getopt.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 #include "plan/modelspec.h"
 #include "peers/peer.h"
 #include "plan/sweepconf.h"
+#include "plan/sweeplists.h"
 #include "measure/timeable.h"
 
 void sweep_config_init(sweep_config *c)
@@ -46,8 +49,17 @@ void sweep_config_method_options(const sweep_config *c, rbd_options *o)
 
 static void free_strs(char **s, int n)
 {
-    for (int k = 0; k < n; k++) free(s[k]);
-    free(s);
+    sweep_strs_free(s, n);
+}
+
+static int push_str(char ***arr, int *n, const char *s)
+{
+    char **p = realloc(*arr, sizeof *p * (size_t)(*n + 1));
+    if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
+    *arr = p;
+    if (!(p[*n] = strdup(s))) return rbd_fail(RBD_ENOMEM, "out of memory");
+    (*n)++;
+    return RBD_OK;
 }
 
 void sweep_config_free(sweep_config *c)
@@ -90,209 +102,6 @@ int known_method_name(const char *name)
     return rbd_method_find(name) || rbd_base_algo_find(name) || !strcmp(name, "dgemm");
 }
 
-/* Next token of a comma/space separated list into tok; returns 0 at end. */
-static int next_token(const char **s, char *tok, size_t len)
-{
-    const char *p = *s;
-    while (*p == ',' || isspace((unsigned char)*p)) p++;
-    if (!*p) { *s = p; return 0; }
-    size_t n = 0;
-    while (*p && *p != ',' && !isspace((unsigned char)*p)) {
-        if (n + 1 < len) tok[n++] = *p;
-        p++;
-    }
-    tok[n] = 0;
-    *s = p;
-    return 1;
-}
-
-static int to_num(const char *tok, double *x)
-{
-    *x = NAN;
-    return rbd_text_number(tok, strlen(tok), x) == RBD_OK;     /* the one rule (model/text.h) */
-}
-
-/* More entries than anyone sweeps: a range such as 1:1000000000 is a typo,
- * refused before it fills memory (found by fuzz_sweepconf). */
-#define SWEEP_LIST_MAX 100000
-
-/* Geometric growth: a range of 10^5 entries grown one by one copied
- * O(n^2) bytes (2 GB of allocator churn under ASan; found by fuzz_sweepconf). */
-static int push_int(int **out, int *n, int *cap, int v)
-{
-    if (*n == *cap) {
-        int c = *cap ? 2 * *cap : 16;
-        int *p = realloc(*out, sizeof *p * (size_t)c);
-        if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
-        *out = p;
-        *cap = c;
-    }
-    (*out)[(*n)++] = v;
-    return RBD_OK;
-}
-
-int parse_int_list(const char *s, const char *where, const char *key, int min, int **out, int *n)
-{
-    *out = NULL;
-    *n = 0;
-    char tok[128];
-    int rc = RBD_OK, cap = 0;
-    while (!rc && next_token(&s, tok, sizeof tok)) {
-        double a[3];
-        int k = 0, colons = 0;
-        for (const char *q = tok; *q; q++) colons += *q == ':';
-        if (colons > 2) { rc = rbd_fail(RBD_EPARSE, "%s: %s: '%s': bad range (use A:B or A:STEP:B)", where, key, tok); break; }
-        /* every part must be there: "1::5" or "1:" is a typo, not 1:5 or 1 */
-        for (char *part = tok, *colon; k <= colons; part = colon + 1, k++) {
-            colon = strchr(part, ':');
-            if (colon) *colon = 0;
-            if (!to_num(part, &a[k]) || a[k] != floor(a[k]) || fabs(a[k]) > 1e9) {
-                rc = rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not a whole number%s", where, key, part,
-                              colons ? " (use A:B or A:STEP:B)" : "");
-                break;
-            }
-            if (!colon) { k++; break; }
-        }
-        if (rc) break;
-        double lo = a[0], step = k == 3 ? a[1] : 1, hi = k == 1 ? a[0] : a[k - 1];
-        if (step < 1 || hi < lo) {
-            rc = rbd_fail(RBD_EPARSE, "%s: %s: range %g:%g:%g is empty or has a step < 1", where, key, lo, step, hi);
-            break;
-        }
-        if ((hi - lo) / step + 1 + *n > SWEEP_LIST_MAX) {
-            rc = rbd_fail(RBD_EINVAL, "%s: %s: range %g:%g:%g has more than %d entries", where, key, lo, step, hi,
-                          SWEEP_LIST_MAX);
-            break;
-        }
-        for (double v = lo; v <= hi && !rc; v += step) {
-            if (v < min) rc = rbd_fail(RBD_EINVAL, "%s: %s: %g is out of range (%s >= %d)", where, key, v, key, min);
-            else rc = push_int(out, n, &cap, (int)v);
-        }
-    }
-    if (!rc && *n == 0) rc = rbd_fail(RBD_EPARSE, "%s: %s: empty list", where, key);
-    if (rc) { free(*out); *out = NULL; *n = 0; }
-    return rc;
-}
-
-int parse_num_list(const char *s, const char *where, const char *key, double min, double **out, int *n)
-{
-    *out = NULL;
-    *n = 0;
-    char tok[128];
-    int rc = RBD_OK;
-    while (!rc && next_token(&s, tok, sizeof tok)) {
-        double x;
-        if (!to_num(tok, &x)) { rc = rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not a number", where, key, tok); break; }
-        if (x < min) { rc = rbd_fail(RBD_EINVAL, "%s: %s: %s is out of range (%s >= %g)", where, key, tok, key, min); break; }
-        if (*n >= SWEEP_LIST_MAX) { rc = rbd_fail(RBD_EINVAL, "%s: %s: more than %d entries", where, key, SWEEP_LIST_MAX); break; }
-        double *p = realloc(*out, sizeof *p * (size_t)(*n + 1));
-        if (!p) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); break; }
-        p[(*n)++] = x;
-        *out = p;
-    }
-    if (!rc && *n == 0) rc = rbd_fail(RBD_EPARSE, "%s: %s: empty list", where, key);
-    if (rc) { free(*out); *out = NULL; *n = 0; }
-    return rc;
-}
-
-static int one_num(const char *v, const char *where, const char *key, double min, double max, double *out)
-{
-    double x;
-    if (!to_num(v, &x)) return rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not a number", where, key, v);
-    if (x < min || x > max)
-        return rbd_fail(RBD_EINVAL, "%s: %s: %s is out of range [%g, %g]", where, key, v, min, max);
-    *out = x;
-    return RBD_OK;
-}
-
-static int one_int(const char *v, const char *where, const char *key, int min, int max, int *out)
-{
-    double x = 0;
-    int rc = one_num(v, where, key, min, max, &x);
-    if (rc) return rc;
-    if (x != floor(x)) return rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not a whole number", where, key, v);
-    *out = (int)x;
-    return RBD_OK;
-}
-
-static int yes_no(const char *v, const char *where, const char *key, int *out)
-{
-    if (!strcmp(v, "yes") || !strcmp(v, "1") || !strcmp(v, "true")) { *out = 1; return RBD_OK; }
-    if (!strcmp(v, "no") || !strcmp(v, "0") || !strcmp(v, "false")) { *out = 0; return RBD_OK; }
-    return rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not yes or no", where, key, v);
-}
-
-/* A name given twice in one list (methods, robots, peers) is refused:
- * measured twice, its rows would collide at the end of a long run. */
-static int check_unique(char *const *arr, int n, const char *s, const char *where, const char *key)
-{
-    for (int k = 0; k < n; k++)
-        if (!strcmp(arr[k], s)) return rbd_fail(RBD_EINVAL, "%s: %s: '%s' is given twice", where, key, s);
-    return RBD_OK;
-}
-
-static int push_str(char ***arr, int *n, const char *s)
-{
-    char **p = realloc(*arr, sizeof *p * (size_t)(*n + 1));
-    if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
-    *arr = p;
-    if (!(p[*n] = strdup(s))) return rbd_fail(RBD_ENOMEM, "out of memory");
-    (*n)++;
-    return RBD_OK;
-}
-
-/* A list key given again (a flag over the file's value) starts afresh. */
-static void reset_strs(char ***arr, int *n)
-{
-    free_strs(*arr, *n);
-    *arr = NULL;
-    *n = 0;
-}
-
-static int set_methods(sweep_config *c, const char *v, const char *where)
-{
-    char tok[128];
-    const char *s = v;
-    reset_strs(&c->methods, &c->nmethods);
-    if (!strcmp(v, "all")) return RBD_OK;
-    while (next_token(&s, tok, sizeof tok)) {
-        if (!known_method_name(tok)) {
-            char valid[2048];
-            valid_method_names(valid, sizeof valid);
-            return rbd_fail(RBD_EINVAL, "%s: methods: unknown method '%s' (valid: %s)", where, tok,
-                            *valid ? valid : "none registered");
-        }
-        int rc = check_unique(c->methods, c->nmethods, tok, where, "methods");
-        if (!rc) rc = push_str(&c->methods, &c->nmethods, tok);
-        if (rc) return rc;
-    }
-    if (!c->nmethods) return rbd_fail(RBD_EPARSE, "%s: methods: empty list (or 'all')", where);
-    return RBD_OK;
-}
-
-/* robot_methods = idsva, pin26, pinocchio.computeRNEADerivatives, ...: a
- * registered name, or a peer's function (PEER.FUNCTION, checked by the
- * sweep once the peers are open; a PEER without @VERSION names the function
- * of every version timed). */
-static int set_robot_methods(sweep_config *c, const char *v, const char *where)
-{
-    char tok[128];
-    const char *s = v;
-    reset_strs(&c->robot_methods, &c->nrobot_methods);
-    while (next_token(&s, tok, sizeof tok)) {
-        if (!known_method_name(tok) && !strchr(tok, '.')) {
-            char valid[2048];
-            valid_method_names(valid, sizeof valid);
-            return rbd_fail(RBD_EINVAL, "%s: robot_methods: unknown method '%s' (valid: %s, or PEER.FUNCTION)", where,
-                            tok, *valid ? valid : "none registered");
-        }
-        int rc = check_unique(c->robot_methods, c->nrobot_methods, tok, where, "robot_methods");
-        if (!rc) rc = push_str(&c->robot_methods, &c->nrobot_methods, tok);
-        if (rc) return rc;
-    }
-    return c->nrobot_methods ? RBD_OK : rbd_fail(RBD_EPARSE, "%s: robot_methods: empty list", where);
-}
-
 int sweep_config_robot_times(const sweep_config *c, const char *target)
 {
     if (!c->nrobot_methods) return 1;
@@ -301,176 +110,232 @@ int sweep_config_robot_times(const sweep_config *c, const char *target)
     return 0;
 }
 
-/* robots = ur5, hyq:freeflyer, urdf:PATH, ... (modelspec.h) */
-static int set_robots(sweep_config *c, const char *v, const char *where)
+static int to_num(const char *tok, double *x)
 {
-    char tok[512], spec[600];
-    const char *s = v;
-    reset_strs(&c->robots, &c->nrobots);
-    while (next_token(&s, tok, sizeof tok)) {
-        if (robot_spec(tok, spec, sizeof spec)) {
-            char msg[600];
-            snprintf(msg, sizeof msg, "%s", rbd_last_error());   /* rbd_fail formats into that buffer */
-            return rbd_fail(RBD_EPARSE, "%s: %s", where, msg);
-        }
-        int rc = check_unique(c->robots, c->nrobots, spec, where, "robots");
-        if (!rc) rc = push_str(&c->robots, &c->nrobots, spec);
-        if (rc) return rc;
-    }
-    return c->nrobots ? RBD_OK : rbd_fail(RBD_EPARSE, "%s: robots: empty list", where);
+    *x = NAN;
+    return rbd_text_number(tok, strlen(tok), x) == RBD_OK;     /* the one rule (model/text.h) */
 }
 
-/* peers = none | all | NAME[@VERSION], ... (peer.h): a bare NAME is the
- * newest version built, all every version of every peer ("NAME@*", expanded
- * by bench_peers_open once the modules are looked for). */
-static int set_peers(sweep_config *c, const char *v, const char *where)
+/* ---- the keys: one row each, what it holds, its range, its setter */
+
+typedef enum { T_NUM, T_INT, T_YESNO, T_INTS, T_NUMS, T_SPECS, T_TEXT, T_SET } key_type;
+
+typedef struct {
+    const char *name;
+    key_type type;
+    size_t at, count;           /* the field in sweep_config (and the count of a list) */
+    double lo, hi;              /* the range: [lo, hi], or (lo, hi] where open */
+    int open, repeatable;       /* repeatable: each line adds one (model, crossover) */
+    int (*set)(sweep_config *c, const char *v, const char *where);    /* T_SET */
+} sweep_key;
+
+static int set_name(sweep_config *c, const char *v, const char *where)
 {
-    char tok[64];
-    const char *s = v;
-    reset_strs(&c->peers, &c->npeers);
-    c->peers_named = 0;
-    if (!strcmp(v, "none")) return RBD_OK;
-    if (!strcmp(v, "all")) {
-        for (int k = 0; peer_known[k]; k++) {
-            snprintf(tok, sizeof tok, "%s@*", peer_known[k]);
-            if (push_str(&c->peers, &c->npeers, tok)) return RBD_ENOMEM;
-        }
-        return RBD_OK;
-    }
-    while (next_token(&s, tok, sizeof tok)) {
-        const char *at = strchr(tok, '@');
-        int bad = peer_family(tok) < 0 || (at && (!at[1] || strspn(at + 1, "0123456789.") != strlen(at + 1)));
-        if (bad)
-            return rbd_fail(RBD_EINVAL, "%s: peers: unknown peer '%s' (valid: pinocchio, mujoco, NAME@VERSION such as "
-                            "pinocchio@4.1.0, all, none)", where, tok);
-        int rc = check_unique(c->peers, c->npeers, tok, where, "peers");
-        if (!rc) rc = push_str(&c->peers, &c->npeers, tok);
-        if (rc) return rc;
-    }
-    c->peers_named = 1;
-    return c->npeers ? RBD_OK : rbd_fail(RBD_EPARSE, "%s: peers: empty list (or 'none')", where);
+    if (strlen(v) > SWEEP_NAME_MAX)     /* part of a directory name: refused here, not by mkdir after work */
+        return rbd_fail(RBD_EPARSE, "%s: name: '%.40s...' is %zu bytes long (at most %d)", where, v, strlen(v),
+                        SWEEP_NAME_MAX);
+    for (const char *p = v; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
+            return rbd_fail(RBD_EPARSE, "%s: name: '%s' may hold only letters, digits, '-', '_', '.'", where, v);
+    free(c->name);
+    return (c->name = strdup(v)) ? RBD_OK : rbd_fail(RBD_ENOMEM, "out of memory");
 }
 
-const char *const sweep_keys[] = { "name", "methods", "base", "N", "bf", "skew", "taper", "model", "seed", "pool",
-                                    "batches", "batch_ms", "warmup_ms", "pin", "blas_threads", "counters",
-                                    "crossover", "crossover_range", "robots", "accuracy_N", "accuracy_bf",
-                                    "accuracy_skew", "accuracy_taper", "accuracy_model", "accuracy_states", "cache",
-                                    "minv", "fdsva_crossover", "zeros_preset", "fdsva_dmm", "peers", "robot_methods",
-                                    NULL };
-/* sweep_config.seen has a bit per key and sweep_options 32 name slots */
-_Static_assert(sizeof sweep_keys / sizeof *sweep_keys - 1 <= 32, "more than 32 sweep keys");
-
-int sweep_config_set(sweep_config *c, const char *key, const char *v, const char *where)
+static int set_seed(sweep_config *c, const char *v, const char *where)
 {
-    int k = 0;
-    while (sweep_keys[k] && strcmp(sweep_keys[k], key)) k++;
-    if (!sweep_keys[k]) {
-        char valid[512];
-        size_t used = 0;
-        for (int j = 0; sweep_keys[j]; j++)
-            used += (size_t)snprintf(valid + used, sizeof valid - used, "%s%s", j ? ", " : "", sweep_keys[j]);
-        return rbd_fail(RBD_EPARSE, "%s: unknown key '%s' (valid: %s)", where, key, valid);
+    double x;
+    if (!to_num(v, &x) || x != floor(x)) return rbd_fail(RBD_EPARSE, "%s: seed: '%s' is not a whole number", where, v);
+    if (x < 0 || x > 9007199254740992.0)
+        return rbd_fail(RBD_EINVAL, "%s: seed: %s is out of range [0, 2^53]", where, v);
+    c->seed = (uint64_t)x;
+    return RBD_OK;
+}
+
+/* crossover = A B: two registered methods, the one value whose items are
+ * blank-separated (it names a pair, not a list) */
+static int set_crossover(sweep_config *c, const char *v, const char *where)
+{
+    rbd_text_list l;
+    rbd_text_list_begin(&l, v, "", 1, 0, SWEEP_NAME_MAX);
+    char ab[2][SWEEP_NAME_MAX + 1];
+    const char *item;
+    size_t len;
+    int n = 0, rc;
+    while ((rc = rbd_text_list_next(&l, &item, &len)) == 1 && n < 3) {
+        if (n < 2) snprintf(ab[n], sizeof ab[n], "%.*s", (int)len, item);
+        n++;
     }
-    int repeatable = !strcmp(key, "model") || !strcmp(key, "crossover") || !strcmp(key, "accuracy_model");
-    if (!repeatable && (c->seen & (1u << k))) return rbd_fail(RBD_EPARSE, "%s: key '%s' given twice", where, key);
-    c->seen |= 1u << k;
-    if (!*v) return rbd_fail(RBD_EPARSE, "%s: %s: no value", where, key);
+    if (rc == RBD_EPARSE) return sweep_list_fail(l.why, where, "crossover", v);
+    if (n != 2) return rbd_fail(RBD_EPARSE, "%s: crossover: '%s' is not two method names 'A B'", where, v);
+    for (int j = 0; j < 2; j++)
+        if (!rbd_method_find(ab[j])) {
+            char valid[2048];
+            valid_method_names(valid, sizeof valid);
+            return rbd_fail(RBD_EINVAL, "%s: crossover: unknown method '%s' (valid: %s)", where, ab[j],
+                            *valid ? valid : "none registered");
+        }
+    if ((rc = push_str(&c->xo_a, &c->nxo, ab[0]))) return rc;
+    c->nxo--;
+    return push_str(&c->xo_b, &c->nxo, ab[1]);
+}
+
+static int set_crossover_range(sweep_config *c, const char *v, const char *where)
+{
+    const char *colon = strchr(v, ':');
+    if (!colon || strchr(colon + 1, ':') || strpbrk(v, ", \t"))
+        return rbd_fail(RBD_EPARSE, "%s: crossover_range: '%s' is not LO:HI with 1 <= LO < HI", where, v);
+    int *r, n, rc = parse_int_list(v, where, "crossover_range", 1, &r, &n);
+    if (rc) return rc;
+    int ok = n >= 2;
+    if (ok) { c->xo_lo = r[0]; c->xo_hi = r[n - 1]; }
+    free(r);
+    return ok ? RBD_OK : rbd_fail(RBD_EPARSE, "%s: crossover_range: '%s' is not LO:HI with 1 <= LO < HI", where, v);
+}
+
+static int set_minv(sweep_config *c, const char *v, const char *where)
+{
+    for (int kind = 0; kind < RBD_MINV_NKINDS; kind++)
+        if (!strcmp(v, rbd_minv_name((rbd_minv_kind)kind))) { c->minv = kind; return RBD_OK; }
+    return rbd_fail(RBD_EPARSE, "%s: minv: unknown variant '%s' (valid: analytic, ltdl, lapack)", where, v);
+}
+
+static int set_fdsva_dmm(sweep_config *c, const char *v, const char *where)
+{
+    if (!strcmp(v, "measure") || !strcmp(v, "rule")) { c->fdsva_dmm_rule = !strcmp(v, "rule"); return RBD_OK; }
+    return rbd_fail(RBD_EPARSE, "%s: fdsva_dmm: '%s' is neither measure nor rule", where, v);
+}
+
+#define AT(f) offsetof(sweep_config, f)
+#define LIST(f, n) AT(f), AT(n)
+#define KEY_SET(nm, fn) { nm, T_SET, 0, 0, 0, 0, 0, 0, fn }
+static const sweep_key keys[] = {
+    KEY_SET("name", set_name),
+    KEY_SET("methods", sweep_set_methods),
+    { "base", T_YESNO, AT(base), 0, 0, 0, 0, 0, NULL },
+    { "N", T_INTS, LIST(N, nN), 1, 0, 0, 0, NULL },
+    { "bf", T_NUMS, LIST(bf, nbf), 1, 0, 0, 0, NULL },
+    { "skew", T_NUM, AT(skew), 0, -1e3, 1e3, 0, 0, NULL },
+    { "taper", T_NUM, AT(taper), 0, 0, 1e3, 1, 0, NULL },
+    { "model", T_SPECS, LIST(models, nmodels), 0, 0, 0, 1, NULL },
+    KEY_SET("seed", set_seed),
+    { "pool", T_INT, AT(pool), 0, 1, 1 << 20, 0, 0, NULL },
+    { "batches", T_INT, AT(batches), 0, 1, 100000, 0, 0, NULL },
+    { "batch_ms", T_NUM, AT(batch_ms), 0, 0, 1e6, 1, 0, NULL },
+    { "warmup_ms", T_NUM, AT(warmup_ms), 0, 0, 1e6, 0, 0, NULL },
+    { "pin", T_INT, AT(pin), 0, -1, 4095, 0, 0, NULL },
+    { "blas_threads", T_INT, AT(blas_threads), 0, 1, 1024, 0, 0, NULL },
+    { "counters", T_YESNO, AT(counters), 0, 0, 0, 0, 0, NULL },
+    { "crossover", T_SET, 0, 0, 0, 0, 0, 1, set_crossover },
+    KEY_SET("crossover_range", set_crossover_range),
+    KEY_SET("robots", sweep_set_robots),
+    { "accuracy_N", T_INTS, LIST(acc_N, nacc_N), 1, 0, 0, 0, NULL },
+    { "accuracy_bf", T_NUMS, LIST(acc_bf, nacc_bf), 1, 0, 0, 0, NULL },
+    { "accuracy_skew", T_NUM, AT(acc_skew), 0, -1e3, 1e3, 0, 0, NULL },
+    { "accuracy_taper", T_NUM, AT(acc_taper), 0, 0, 1e3, 1, 0, NULL },
+    { "accuracy_model", T_SPECS, LIST(acc_models, nacc_models), 0, 0, 0, 1, NULL },
+    { "accuracy_states", T_INT, AT(acc_states), 0, 1, 10000, 0, 0, NULL },
+    { "cache", T_TEXT, AT(cache), 0, 0, 0, 0, 0, NULL },
+    KEY_SET("minv", set_minv),
+    { "fdsva_crossover", T_INT, AT(fdsva_crossover), 0, 0, 1 << 20, 0, 0, NULL },
+    { "zeros_preset", T_YESNO, AT(zeros_preset), 0, 0, 0, 0, 0, NULL },
+    KEY_SET("fdsva_dmm", set_fdsva_dmm),
+    KEY_SET("peers", sweep_set_peers),
+    KEY_SET("robot_methods", sweep_set_robot_methods),
+};
+#define NKEYS ((int)(sizeof keys / sizeof *keys))
+_Static_assert(sizeof keys / sizeof *keys <= SWEEP_KEYS_MAX, "more keys than sweep_config.seen holds");
+
+const char *sweep_key_name(int k)
+{
+    return k >= 0 && k < NKEYS ? keys[k].name : NULL;
+}
+
+static int key_index(const char *name)
+{
+    for (int k = 0; k < NKEYS; k++)
+        if (!strcmp(keys[k].name, name)) return k;
+    return -1;
+}
+
+int sweep_config_given(const sweep_config *c, const char *key)
+{
+    int k = key_index(key);
+    return k >= 0 && c->seen[k];
+}
+
+/* A number of key k within its range, as its row says. */
+static int set_number(const sweep_key *k, const char *v, const char *where, double *x)
+{
+    if (!to_num(v, x)) return rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not a number", where, k->name, v);
+    if (*x < k->lo || (k->open && *x == k->lo) || *x > k->hi)
+        return rbd_fail(RBD_EINVAL, "%s: %s: %s is out of range %c%.15g, %.15g]", where, k->name, v, k->open ? '(' : '[',
+                        k->lo, k->hi);
+    if (k->type == T_INT && *x != floor(*x))
+        return rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not a whole number", where, k->name, v);
+    return RBD_OK;
+}
+
+static int set_value(sweep_config *c, const sweep_key *k, const char *v, const char *where)
+{
+    char *f = (char *)c + k->at;
+    int *count = (int *)((char *)c + k->count);
     double x = 0;
     int rc;
-    switch (k) {
-    case 0:
-        for (const char *p = v; *p; p++)
-            if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
-                return rbd_fail(RBD_EPARSE, "%s: name: '%s' may hold only letters, digits, '-', '_', '.'", where, v);
-        free(c->name);
-        return (c->name = strdup(v)) ? RBD_OK : rbd_fail(RBD_ENOMEM, "out of memory");
-    case 1: return set_methods(c, v, where);
-    case 2: return yes_no(v, where, key, &c->base);
-    case 3: free(c->N); return parse_int_list(v, where, "N", 1, &c->N, &c->nN);
-    case 4: free(c->bf); return parse_num_list(v, where, "bf", 1, &c->bf, &c->nbf);
-    case 5: return one_num(v, where, key, -1e3, 1e3, &c->skew);
-    case 6:
-        if ((rc = one_num(v, where, key, 0, 1e3, &x))) return rc;
-        if (!(x > 0)) return rbd_fail(RBD_EINVAL, "%s: taper: %s is out of range (taper > 0)", where, v);
-        c->taper = x;
-        return RBD_OK;
-    case 7:
-    case 23:
+    switch (k->type) {
+    case T_NUM:
+        if (!(rc = set_number(k, v, where, &x))) *(double *)f = x;
+        return rc;
+    case T_INT:
+        if (!(rc = set_number(k, v, where, &x))) *(int *)f = (int)x;
+        return rc;
+    case T_YESNO:
+        if (!strcmp(v, "yes") || !strcmp(v, "1") || !strcmp(v, "true")) { *(int *)f = 1; return RBD_OK; }
+        if (!strcmp(v, "no") || !strcmp(v, "0") || !strcmp(v, "false")) { *(int *)f = 0; return RBD_OK; }
+        return rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not yes or no", where, k->name, v);
+    case T_INTS:
+        free(*(int **)f);
+        return parse_int_list(v, where, k->name, (int)k->lo, (int **)f, count);
+    case T_NUMS:
+        free(*(double **)f);
+        return parse_num_list(v, where, k->name, k->lo, (double **)f, count);
+    case T_SPECS:
         if (strncmp(v, "urdf:", 5) && strncmp(v, "autotree:", 9))
             return rbd_fail(RBD_EPARSE, "%s: %s: '%s' is not a model spec (urdf:PATH[,OPTION]... or "
-                            "autotree:N=..,bf=..)", where, key, v);
-        return k == 7 ? push_str(&c->models, &c->nmodels, v) : push_str(&c->acc_models, &c->nacc_models, v);
-    case 8:
-        if ((rc = one_num(v, where, key, 0, 9007199254740992.0, &x))) return rc;
-        if (x != floor(x)) return rbd_fail(RBD_EPARSE, "%s: seed: '%s' is not a whole number", where, v);
-        c->seed = (uint64_t)x;
-        return RBD_OK;
-    case 9: return one_int(v, where, key, 1, 1 << 20, &c->pool);
-    case 10: return one_int(v, where, key, 1, 100000, &c->batches);
-    case 11:
-        if ((rc = one_num(v, where, key, 0, 1e6, &c->batch_ms))) return rc;
-        return c->batch_ms > 0 ? RBD_OK : rbd_fail(RBD_EINVAL, "%s: batch_ms: must be > 0", where);
-    case 12: return one_num(v, where, key, 0, 1e6, &c->warmup_ms);
-    case 13: return one_int(v, where, key, -1, 4095, &c->pin);
-    case 14: return one_int(v, where, key, 1, 1024, &c->blas_threads);
-    case 15: return yes_no(v, where, key, &c->counters);
-    case 16: {
-        char a[128], b[128], extra[8];
-        if (sscanf(v, "%127s %127s %7s", a, b, extra) != 2)
-            return rbd_fail(RBD_EPARSE, "%s: crossover: '%s' is not two method names 'A B'", where, v);
-        for (int j = 0; j < 2; j++) {
-            const char *nm = j ? b : a;
-            if (!rbd_method_find(nm)) {
-                char valid[2048];
-                valid_method_names(valid, sizeof valid);
-                return rbd_fail(RBD_EINVAL, "%s: crossover: unknown method '%s' (valid: %s)", where, nm,
-                                *valid ? valid : "none registered");
-            }
-        }
-        if ((rc = push_str(&c->xo_a, &c->nxo, a))) return rc;
-        c->nxo--;
-        return push_str(&c->xo_b, &c->nxo, b);
-    }
-    case 17: {
-        int lo, hi;
-        char extra;
-        if (sscanf(v, "%d:%d%c", &lo, &hi, &extra) != 2 || lo < 1 || hi <= lo)
-            return rbd_fail(RBD_EPARSE, "%s: crossover_range: '%s' is not LO:HI with 1 <= LO < HI", where, v);
-        c->xo_lo = lo;
-        c->xo_hi = hi;
-        return RBD_OK;
-    }
-    case 18: return set_robots(c, v, where);
-    case 19: free(c->acc_N); return parse_int_list(v, where, key, 1, &c->acc_N, &c->nacc_N);
-    case 20: free(c->acc_bf); return parse_num_list(v, where, key, 1, &c->acc_bf, &c->nacc_bf);
-    case 21: return one_num(v, where, key, -1e3, 1e3, &c->acc_skew);
-    case 22:
-        if ((rc = one_num(v, where, key, 0, 1e3, &x))) return rc;
-        if (!(x > 0)) return rbd_fail(RBD_EINVAL, "%s: accuracy_taper: %s is out of range (> 0)", where, v);
-        c->acc_taper = x;
-        return RBD_OK;
-    case 24: return one_int(v, where, key, 1, 10000, &c->acc_states);
-    case 25:
-        free(c->cache);
-        return (c->cache = strdup(v)) ? RBD_OK : rbd_fail(RBD_ENOMEM, "out of memory");
-    case 26:
-        for (int kind = 0; kind < RBD_MINV_NKINDS; kind++)
-            if (!strcmp(v, rbd_minv_name((rbd_minv_kind)kind))) { c->minv = kind; return RBD_OK; }
-        return rbd_fail(RBD_EPARSE, "%s: minv: unknown variant '%s' (valid: analytic, ltdl, lapack)", where, v);
-    case 27: return one_int(v, where, key, 0, 1 << 20, &c->fdsva_crossover);
-    case 28: return yes_no(v, where, key, &c->zeros_preset);
-    case 29:
-        if (!strcmp(v, "measure") || !strcmp(v, "rule")) { c->fdsva_dmm_rule = !strcmp(v, "rule"); return RBD_OK; }
-        return rbd_fail(RBD_EPARSE, "%s: fdsva_dmm: '%s' is neither measure nor rule", where, v);
-    case 30: return set_peers(c, v, where);
-    case 31: return set_robot_methods(c, v, where);
+                            "autotree:N=..,bf=..)", where, k->name, v);
+        return push_str((char ***)f, count, v);
+    case T_TEXT:
+        free(*(char **)f);
+        return (*(char **)f = strdup(v)) ? RBD_OK : rbd_fail(RBD_ENOMEM, "out of memory");
+    case T_SET: return k->set(c, v, where);
     }
     return RBD_OK;
 }
 
+int sweep_config_set(sweep_config *c, const char *key, const char *v, const char *where)
+{
+    int k = key_index(key);
+    if (k < 0) {
+        char valid[768];
+        size_t used = 0;
+        for (int j = 0; j < NKEYS; j++)
+            used += (size_t)snprintf(valid + used, sizeof valid - used, "%s%s", j ? ", " : "", keys[j].name);
+        return rbd_fail(RBD_EPARSE, "%s: unknown key '%s' (valid: %s)", where, key, valid);
+    }
+    if (!keys[k].repeatable && c->seen[k]) return rbd_fail(RBD_EPARSE, "%s: key '%s' given twice", where, key);
+    c->seen[k] = 1;
+    if (!*v) return rbd_fail(RBD_EPARSE, "%s: %s: no value", where, key);
+    /* a value's bytes by the one rule (model/text.h): no control byte; the
+     * lists and numbers say more themselves */
+    int col;
+    char why[48];
+    if (rbd_text_line_bytes(v, strlen(v), &col, why, sizeof why))
+        return rbd_fail(RBD_EPARSE, "%s: %s: a %s at byte %d of the value", where, key, why, col);
+    return set_value(c, &keys[k], v, where);
+}
+
 void sweep_config_allow_override(sweep_config *c)
 {
-    c->seen = 0;
+    memset(c->seen, 0, sizeof c->seen);
 }
 
 static char *trim(char *s)
@@ -500,7 +365,17 @@ int sweep_config_read_stream(sweep_config *c, FILE *f, const char *path)
         line++;
         char where[1100];
         snprintf(where, sizeof where, "%s:%d", path, line);
-        if ((size_t)len != strlen(buf)) { rc = rbd_fail(RBD_EPARSE, "%s: NUL byte in a text file", where); break; }
+        int col;
+        char why[48];
+        if (line == 1 && !strncmp(buf, "\xef\xbb\xbf", 3)) {
+            rc = rbd_fail(RBD_EPARSE, "%s: a UTF-8 byte-order mark before the first key (save the file without one)",
+                          where);
+            break;
+        }
+        if (rbd_text_line_bytes(buf, (size_t)len, &col, why, sizeof why)) {
+            rc = rbd_fail(RBD_EPARSE, "%s: %s in a text file (column %d)", where, why, col);
+            break;
+        }
         char *hash = strchr(buf, '#');
         if (hash) *hash = 0;
         char *s = trim(buf);
@@ -520,7 +395,8 @@ int sweep_config_read_stream(sweep_config *c, FILE *f, const char *path)
 int sweep_config_flag(sweep_config *c, int key, const char *value)
 {
     char flag[72], name[64];
-    snprintf(name, sizeof name, "%s", sweep_keys[key]);
+    if (key < 0 || key >= NKEYS) return rbd_fail(RBD_EINVAL, "sweep_config_flag: no key %d", key);
+    snprintf(name, sizeof name, "%s", keys[key].name);
     snprintf(flag, sizeof flag, "--%s", name);
     for (char *p = flag; *p; p++)
         if (*p == '_') *p = '-';
@@ -529,13 +405,12 @@ int sweep_config_flag(sweep_config *c, int key, const char *value)
 
 struct option *sweep_options(const struct option *extra, int nextra)
 {
-    int nk = 0;
-    while (sweep_keys[nk]) nk++;
+    int nk = NKEYS;
     struct option *o = calloc((size_t)(nk + nextra + 1), sizeof *o);
-    static char names[32][32];
+    static char names[NKEYS][32];
     if (!o) return NULL;
-    for (int k = 0; k < nk && k < 32; k++) {
-        snprintf(names[k], sizeof names[k], "%s", sweep_keys[k]);
+    for (int k = 0; k < nk; k++) {
+        snprintf(names[k], sizeof names[k], "%s", keys[k].name);
         for (char *p = names[k]; *p; p++)
             if (*p == '_') *p = '-';
         o[k].name = names[k];

@@ -61,6 +61,8 @@
 #include <stdio.h>
 #include "rbdiff/method.h"
 
+enum { SWEEP_KEYS_MAX = 64 };         /* room for the keys of sweepconf.c's table */
+
 typedef struct {
     char *name;
     char **methods; int nmethods;     /* empty: all registered */
@@ -89,7 +91,7 @@ typedef struct {
     int fdsva_crossover;              /* rbd_options.fdsva_crossover          */
     int zeros_preset;                 /* rbd_options.zeros_preset (timing only) */
     int fdsva_dmm_rule;               /* rbd_options.fdsva_dmm_rule            */
-    unsigned seen;                    /* bit per key already set (duplicates) */
+    unsigned char seen[SWEEP_KEYS_MAX];   /* per key: already set (a key given twice is refused) */
 } sweep_config;
 
 /* 1 if target (a method or PEER.FUNCTION) is timed on the robots. */
@@ -109,17 +111,22 @@ void sweep_config_allow_override(sweep_config *c);
 
 /* The method options the config selects (rbd_options_default otherwise). */
 void sweep_config_method_options(const sweep_config *c, rbd_options *o);
-/* Every key, NULL-terminated; each is also a flag (--KEY, '_' -> '-'). */
-extern const char *const sweep_keys[];
+/* The name of key k (index into the key table, as sweep_config_flag and
+ * sweep_options number them), NULL past the last; each is also a flag
+ * (--KEY, '_' -> '-'). */
+const char *sweep_key_name(int k);
+/* 1 if key was set since init or the last allow_override. */
+int sweep_config_given(const sweep_config *c, const char *key);
 enum { SWEEP_OPT_BASE = 1000 };
 struct option;
 /* getopt_long options for every key (val = SWEEP_OPT_BASE + key index)
  * followed by extra[0..nextra-1]; free() the result. */
 struct option *sweep_options(const struct option *extra, int nextra);
-/* Applies --KEY VALUE (key = index into sweep_keys); errors name the flag. */
+/* Applies --KEY VALUE (key = index of sweep_key_name); errors name the flag. */
 int sweep_config_flag(sweep_config *c, int key, const char *value);
 
-/* Comma/space separated lists with ranges; errors prefixed with where. */
+/* Comma/space separated lists with ranges (sweeplists.h's rule: no empty
+ * item, no value given twice); errors prefixed with where. */
 int parse_int_list(const char *s, const char *where, const char *key, int min, int **out, int *n);
 int parse_num_list(const char *s, const char *where, const char *key, double min, double **out, int *n);
 

@@ -3,6 +3,7 @@
  * methods, base algorithms or peer functions share a colour. */
 #include <stdio.h>
 #include <string.h>
+#include "peers/peer.h"
 #include "plot/plot_style.h"
 
 typedef struct {
@@ -49,14 +50,10 @@ static const char *const families[PLOT_NFAMILIES] = {
 static const style *find(const char *method)
 {
     char bare[128];
-    const char *at = strchr(method, '@');
-    if (at) {
-        const char *end = at + 1 + strspn(at + 1, "0123456789.");
-        while (end > at + 1 && end[-1] != '.') end--;    /* the '.' before the function */
-        if (end > at + 1) {
-            snprintf(bare, sizeof bare, "%.*s%s", (int)(at - method), method, end - 1);
-            method = bare;
-        }
+    peer_name pn;
+    if (!peer_name_parse(method, &pn) && pn.func && *pn.version) {
+        snprintf(bare, sizeof bare, "%s.%s", peer_known[pn.family], pn.func);
+        method = bare;
     }
     for (size_t k = 0; k < sizeof styles / sizeof styles[0]; k++)
         if (!strcmp(styles[k].method, method)) return &styles[k];
@@ -77,8 +74,8 @@ int plot_method_family(const char *method)
 {
     const style *s = find(method);
     if (s) return s->family;
-    if (!strncmp(method, "pinocchio.", 10) || !strncmp(method, "pinocchio@", 10)) return 4;
-    if (!strncmp(method, "mujoco.", 7) || !strncmp(method, "mujoco@", 7)) return 5;
+    peer_name pn;
+    if (!peer_name_parse(method, &pn) && pn.func) return pn.family == peer_family("pinocchio") ? 4 : 5;
     return 3;
 }
 

@@ -18,15 +18,11 @@ int vs_versions_present(const timing_row *rows, int n, const char *family, char 
 {
     int np = 0, fam = peer_family(family);
     for (int k = 0; k < n && np < VS_MAXVER; k++) {
-        if (strcmp(rows[k].kind, "peer")) continue;
-        size_t len = peer_row_peer_len(rows[k].method);
-        if (len >= 32) continue;
-        char p[32];   /* the row's peer: pinocchio@3.7.0, or pinocchio in a set from before versions */
-        snprintf(p, sizeof p, "%.*s", (int)len, rows[k].method);
-        if (peer_family(p) != fam) continue;
+        peer_name pn;   /* the row's peer: pinocchio@3.7.0, or pinocchio in a set from before versions */
+        if (strcmp(rows[k].kind, "peer") || peer_name_parse(rows[k].method, &pn) || pn.family != fam) continue;
         int seen = 0;
-        for (int j = 0; j < np && !seen; j++) seen = strlen(peer[j]) == len && !strncmp(peer[j], rows[k].method, len);
-        if (!seen) snprintf(peer[np++], 32, "%.*s", (int)len, rows[k].method);
+        for (int j = 0; j < np && !seen; j++) seen = !strcmp(peer[j], pn.peer);
+        if (!seen) snprintf(peer[np++], 32, "%.31s", pn.peer);
     }
     qsort(peer, (size_t)np, sizeof *peer, newer_first);
     return np;

@@ -125,6 +125,13 @@ static int short_ok(const csvlog *t, int n, int write)
     return 1;
 }
 
+static const volatile sig_atomic_t *read_stop;
+
+void csvlog_stop_on(const volatile sig_atomic_t *stop)
+{
+    read_stop = stop;
+}
+
 static int load(csvlog *t, FILE *f, int *partial, int write)
 {
     char *buf = NULL;
@@ -134,6 +141,10 @@ static int load(csvlog *t, FILE *f, int *partial, int write)
     *partial = 0;
     while ((len = getline(&buf, &cap, f)) > 0) {
         line++;
+        if (!(line & 4095) && read_stop && *read_stop) {
+            rc = rbd_fail(RBD_EIO, "%s:%d: reading stopped by a signal", t->path, line);
+            break;
+        }
         if (buf[len - 1] != '\n') { *partial = line; break; }  /* cut short by a kill */
         buf[--len] = 0;
         if (len && buf[len - 1] == '\r') buf[--len] = 0;

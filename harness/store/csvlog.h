@@ -13,6 +13,7 @@
 #define RBD_CSVLOG_H
 
 #include <stddef.h>
+#include <signal.h>
 #include <stdio.h>
 
 typedef enum {
@@ -78,6 +79,11 @@ int csvlog_open(csvlog *t, const char *path, const csv_col *cols, int ncols, int
 int csvlog_exists(const char *path);
 /* Reads an existing table without opening it for writing (a truncated last
  * line is ignored, not removed); path.gz when path is absent. */
+/* A flag (a SIGINT handler's) that the readers look at every 4096 lines:
+ * once set, a read stops with RBD_EIO ("reading stopped by a signal"), so
+ * that a command reading large tables honours Ctrl-C within a few
+ * milliseconds (merge).  NULL (the default): never. */
+void csvlog_stop_on(const volatile sig_atomic_t *stop);
 int csvlog_read(csvlog *t, const char *path, const csv_col *cols, int ncols, int nkey);
 /* Index of the row whose key columns equal key[0..nkey-1], or -1. */
 int csvlog_find(const csvlog *t, const char *const *key);

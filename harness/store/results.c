@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "rbdiff/rbd.h"
 #include "store/atomicio.h"
+#include "store/gbench.h"
 #include "store/results.h"
 
 #define T timing_row

@@ -10,8 +10,9 @@
  *   peer_checks.csv one row per peer function x model: its outputs against
  *                   ours before timing, and whether it was timed
  *   meta.json       how the numbers were made (meta.c)
- *   tables.md       median us per call, N rows x method columns, per bf (report.c)
- *   benchmarks.json the same in Google Benchmark's format (gbench.c)
+ *   tables.md       median us per call, N rows x method columns, per bf
+ *                   (report/report.c)
+ *   benchmarks.json the same in Google Benchmark's format (store/gbench.h)
  *
  * The CSV files are appended row by row and survive interruption (csvlog.h);
  * the other three are derived from them and replaced atomically.
@@ -106,10 +107,5 @@ int timing_rows_attach(const char *dir, timing_row *rows, int n);
 void timing_row_name(const timing_row *r, char *buf, size_t len);
 /* Parses a name made by timing_row_name back into method, bf, N, model. */
 int timing_row_parse_name(const char *name, timing_row *r);
-
-/* The derived files. */
-int report_write_tables(const char *dir, const timing_row *rows, int n);
-int gbench_write(const char *path, const timing_row *rows, int n, const char *cmdline);
-int gbench_read(const char *path, timing_row **rows, int *n);
 
 #endif

@@ -46,7 +46,12 @@ static void differences(const json_t *old, const json_t *now, const char *prefix
     json_object_foreach((json_t *)now, key, v) {
         const json_t *o = json_object_get(old, key);
         if (!o) continue;       /* a set written before the setting was recorded */
-        if (json_is_object(v) && json_is_object(o)) { differences(o, v, key, buf, len); continue; }
+        if (json_is_object(v) && json_is_object(o)) {     /* accuracy_settings.states, method_options.minv */
+            char inner[128];
+            snprintf(inner, sizeof inner, "%s%s%s", prefix ? prefix : "", prefix ? "." : "", key);
+            differences(o, v, inner, buf, len);
+            continue;
+        }
         if (same_value(o, v)) continue;
         char *a = json_dumps(v, JSON_ENCODE_ANY), *b = json_dumps(o, JSON_ENCODE_ANY);
         size_t n = strlen(buf);
@@ -90,4 +95,15 @@ int resume_check(const char *dir, const json_t *settings)
     json_decref(old);
     free(path);
     return rc ? rc : results_check_tables(dir);
+}
+
+int resume_open(results_lock *lk, const char *dir, const char *cmdline, const json_t *settings, int *bad_input)
+{
+    int rc = results_lock_take(lk, dir, cmdline);
+    *bad_input = rc == RBD_EINVAL;
+    if (rc) return rc;
+    if ((rc = results_prepare_dir(dir))) return rc;
+    rc = resume_check(dir, settings);
+    *bad_input = rc && rc != RBD_ENOMEM;
+    return rc;
 }

@@ -9,6 +9,7 @@
 #include "store/atomicio.h"
 #include "store/results.h"
 #include "store/shard.h"
+#include "store/staging.h"
 
 int shard_parse(const char *s, shard_spec *sh)
 {
@@ -32,6 +33,7 @@ typedef struct {
     const results_table *kind;
     csvlog *in;             /* one per input dir (nrows 0 when absent) */
     int nin;
+    const volatile sig_atomic_t *stop;     /* SIGINT: looked at every 1024 rows */
 } table_join;
 
 /* Every row of every input in order, the first of each key written: a key
@@ -53,6 +55,7 @@ static int write_join(FILE *f, void *p)
     for (int d = 0; d < j->nin && !rc; d++)
         for (int r = 0; r < j->in[d].nrows && !rc; r++) {
             char **row = j->in[d].rows[r];
+            if (!(r & 1023) && j->stop && *j->stop) { rc = MERGE_INTERRUPTED; break; }
             if (csv_keyidx_find(&idx, kept, j->kind->nkey, (const char *const *)row) >= 0) continue;
             kept[nkept] = row;
             if ((rc = csv_keyidx_add(&idx, kept, j->kind->nkey, nkept))) break;
@@ -71,15 +74,17 @@ static int write_join(FILE *f, void *p)
 
 /* Joins one table over the inputs into out; *present = 1 if any input has it. */
 static int merge_table(const results_table *k, const char *out, char *const *dirs, int ndirs, int *present,
-                       int *bad_input)
+                       int *bad_input, const volatile sig_atomic_t *stop)
 {
-    table_join j = { k, calloc((size_t)ndirs, sizeof(csvlog)), ndirs };
+    table_join j = { k, calloc((size_t)ndirs, sizeof(csvlog)), ndirs, stop };
     if (!j.in) return rbd_fail(RBD_ENOMEM, "out of memory");
     int rc = RBD_OK;
     *present = 0;
     for (int d = 0; d < ndirs && !rc; d++) {
         char *p = results_path(dirs[d], k->file);
-        if (!p) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); break; }
+        if (stop && *stop) rc = MERGE_INTERRUPTED;
+        else if (!p) rc = rbd_fail(RBD_ENOMEM, "out of memory");
+        if (rc) { free(p); break; }
         if (csvlog_exists(p)) {
             *present = 1;
             rc = csvlog_read(&j.in[d], p, k->cols, k->ncols, k->nkey);
@@ -105,28 +110,41 @@ static json_t *load_meta(const char *dir)
     return m;
 }
 
-/* An interrupted merge takes back what it wrote: out held no timings.csv
- * before (checked), so every file of a set in it is this merge's. */
-static void merge_undo(const char *out)
+/* meta.json of the merged set: the first input's, with every input's
+ * build, shard, host and invocations under "shards". */
+static int write_merged_meta(const char *stage, json_t **meta, char *const *dirs, int ndirs, int force,
+                             const char *cmdline)
 {
-    static const char *const derived[] = { "tables.md", "benchmarks.json", "meta.json", NULL };
-    for (int k = 0; results_tables[k].file; k++) {
-        char *p = results_path(out, results_tables[k].file);
-        if (p) unlink(p);
-        free(p);
+    int rc;
+    json_t *m = json_deep_copy(meta[0]), *shards = json_array();
+    for (int d = 0; d < ndirs; d++) {
+        json_t *s = json_pack("{s:s}", "dir", dirs[d]);
+        static const char *keys[] = { "build_id", "shard", "date", "hostname", "compiler", "flags", "cpu_model",
+                                      "git_commit", "invocations" };
+        for (size_t q = 0; q < sizeof keys / sizeof *keys; q++) {
+            json_t *v = json_object_get(meta[d], keys[q]);
+            if (v) json_object_set(s, keys[q], v);
+        }
+        json_array_append_new(shards, s);
     }
-    for (int k = 0; derived[k]; k++) {
-        char *p = results_path(out, derived[k]);
-        if (p) unlink(p);
-        free(p);
-    }
+    json_object_del(m, "shard");
+    json_object_del(m, "invocations");
+    json_object_set_new(m, "shards", shards);
+    json_object_set_new(m, "merged_by", json_string(cmdline ? cmdline : ""));
+    json_object_set_new(m, "merge_forced", json_boolean(force));
+    char *mp = results_path(stage, "meta.json");
+    rc = mp ? atomic_write_json(mp, m) : rbd_fail(RBD_ENOMEM, "out of memory");
+    free(mp);
+    json_decref(m);
+    return rc;
 }
 
-int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline, int *bad_input,
-                  const volatile sig_atomic_t *stop)
+int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline, merge_derive_fn derive,
+                  int *bad_input, const volatile sig_atomic_t *stop)
 {
     *bad_input = 1;
     if (ndirs < 1) return rbd_fail(RBD_EINVAL, "merge: no input directories");
+    csvlog_stop_on(stop);       /* Ctrl-C within 4096 lines of any table read (csvlog.h) */
     json_t **meta = calloc((size_t)ndirs, sizeof *meta);
     if (!meta) return rbd_fail(RBD_ENOMEM, "out of memory");
     int rc = RBD_OK;
@@ -155,6 +173,7 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
     int have_timings = 0;
     for (int k = 0; results_tables[k].file && !rc; k++)
         for (int d = 0; d < ndirs && !rc; d++) {
+            if (stop && *stop) { rc = MERGE_INTERRUPTED; break; }
             char *p = results_path(dirs[d], results_tables[k].file);
             csvlog t;
             memset(&t, 0, sizeof t);
@@ -167,48 +186,33 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
             free(p);
         }
     if (!rc && !have_timings) rc = rbd_fail(RBD_EINVAL, "merge: no input has a %s", TIMINGS_CSV);
+    /* everything is written into a staging directory beside out and swapped
+     * in whole at the end (staging.h): a kill -9 or SIGINT at any moment
+     * leaves out as it was */
+    results_stage st = { NULL, NULL };
+    if (!rc && (rc = results_stage_begin(&st, out)) && rc != RBD_EINVAL) *bad_input = 0;
     if (!rc) *bad_input = 0;   /* from here on a failure is the run's, unless an input table is malformed */
-    if (!rc) rc = results_prepare_dir(out);
+    const char *stage = st.stage;
+    if (!rc) rc = results_prepare_dir(stage);
     for (int k = 0; results_tables[k].file && !rc; k++) {
         int present = 0;
-        rc = merge_table(&results_tables[k], out, dirs, ndirs, &present, bad_input);
+        rc = merge_table(&results_tables[k], stage, dirs, ndirs, &present, bad_input, stop);
         if (!rc && stop && *stop) rc = MERGE_INTERRUPTED;
     }
     if (!rc) {
         /* derived files from the merged table, as the sweep makes them */
         timing_row *rows = NULL;
         int n = 0;
-        char *gb = results_path(out, "benchmarks.json");
-        rc = timing_rows_load(out, &rows, &n);
-        if (!rc) rc = report_write_tables(out, rows, n);
-        if (!rc) rc = gb ? gbench_write(gb, rows, n, cmdline) : rbd_fail(RBD_ENOMEM, "out of memory");
-        free(gb);
+        rc = timing_rows_load(stage, &rows, &n);
+        if (!rc && stop && *stop) rc = MERGE_INTERRUPTED;
+        if (!rc) rc = derive(stage, rows, n, cmdline);
         free(rows);
     }
-    if (!rc) {
-        json_t *m = json_deep_copy(meta[0]), *shards = json_array();
-        for (int d = 0; d < ndirs; d++) {
-            json_t *s = json_pack("{s:s}", "dir", dirs[d]);
-            static const char *keys[] = { "build_id", "shard", "date", "hostname", "compiler", "flags", "cpu_model",
-                                          "git_commit", "invocations" };
-            for (size_t q = 0; q < sizeof keys / sizeof *keys; q++) {
-                json_t *v = json_object_get(meta[d], keys[q]);
-                if (v) json_object_set(s, keys[q], v);
-            }
-            json_array_append_new(shards, s);
-        }
-        json_object_del(m, "shard");
-        json_object_del(m, "invocations");
-        json_object_set_new(m, "shards", shards);
-        json_object_set_new(m, "merged_by", json_string(cmdline ? cmdline : ""));
-        json_object_set_new(m, "merge_forced", json_boolean(force));
-        char *mp = results_path(out, "meta.json");
-        rc = mp ? atomic_write_json(mp, m) : rbd_fail(RBD_ENOMEM, "out of memory");
-        free(mp);
-        json_decref(m);
-    }
-    if (!rc && stop && *stop) rc = MERGE_INTERRUPTED;
-    if (rc == MERGE_INTERRUPTED) merge_undo(out);
+    if (!rc) rc = write_merged_meta(stage, meta, dirs, ndirs, force, cmdline);
+    if (stop && *stop) rc = MERGE_INTERRUPTED;      /* whatever stopped first, a read or a write */
+    if (!rc) rc = results_stage_commit(&st);
+    csvlog_stop_on(NULL);
+    results_stage_abort(&st);
     free(tout);
     for (int d = 0; d < ndirs; d++) json_decref(meta[d]);
     free(meta);

@@ -7,8 +7,10 @@
 #include "rbdiff/rbd_io.h"
 #include "model/text.h"
 
-/* Reads one line of any length; returns NULL at EOF.  *buf grows as needed. */
-static char *read_line(FILE *f, char **buf, size_t *cap)
+/* Reads one line of any length; returns NULL at EOF.  *buf grows as needed;
+ * *bad is the 1-based column of its first NUL or control byte (0: none;
+ * the one rule for bytes, text.h), found before '#' cuts the comment. */
+static char *read_line(FILE *f, char **buf, size_t *cap, int *bad, char *why, size_t whylen)
 {
     size_t n = 0;
     int ch;
@@ -23,28 +25,38 @@ static char *read_line(FILE *f, char **buf, size_t *cap)
         (*buf)[n++] = (char)ch;
     }
     if (ch == EOF && n == 0) return NULL;
+    if (n && (*buf)[n - 1] == '\r') n--;      /* a CRLF file */
     (*buf)[n] = 0;
+    *bad = 0;
+    rbd_text_line_bytes(*buf, n, bad, why, whylen);
     char *hash = strchr(*buf, '#');
     if (hash) *hash = 0;
     return *buf;
 }
 
-/* Parses up to max numbers from s into x; returns the count or an error. */
+/* Parses up to max numbers from s into x; returns the count or an error.
+ * The numbers are a blank-separated list read by the one list rule
+ * (text.h; an item over 400 bytes is refused as such, not cut), each by
+ * the one number rule. */
 static int parse_numbers(const char *path, int line, const char *field, char *s, double *x, int max, int *count)
 {
-    int n = 0;
-    char *tok = strtok(s, " \t\r");
-    while (tok) {
+    int n = 0, more;
+    rbd_text_list l;
+    rbd_text_list_begin(&l, s, "", 1, 0, 400);
+    const char *tok;
+    size_t len;
+    while ((more = rbd_text_list_next(&l, &tok, &len)) == 1) {
         double val = 0;
-        int rc = rbd_text_number(tok, strlen(tok), &val);    /* the one rule (text.h) */
+        int rc = rbd_text_number(tok, len, &val);    /* the one rule (text.h) */
         if (rc == RBD_EPARSE)
-            return rbd_fail(RBD_EPARSE, "%s:%d: field '%s': '%s' is not a number", path, line, field, tok);
+            return rbd_fail(RBD_EPARSE, "%s:%d: field '%s': '%.*s' is not a number", path, line, field, (int)len, tok);
         if (rc)
-            return rbd_fail(RBD_ENONFINITE, "%s:%d: field '%s': value '%s' is not finite", path, line, field, tok);
+            return rbd_fail(RBD_ENONFINITE, "%s:%d: field '%s': value '%.*s' is not finite", path, line, field,
+                            (int)len, tok);
         if (n < max) x[n] = val;
         n++;
-        tok = strtok(NULL, " \t\r");
     }
+    if (more) return rbd_fail(RBD_EPARSE, "%s:%d: field '%s': %s", path, line, field, l.why);
     *count = n;
     return RBD_OK;
 }
@@ -73,10 +85,11 @@ int rbd_state_file_read_stream(FILE *f, const char *path, const rbd_model *m, rb
     memset(out, 0, sizeof *out);
     char *buf = NULL;
     size_t cap = 0;
-    int line = 0, rc = RBD_OK;
-    char *s;
-    while ((s = read_line(f, &buf, &cap))) {
+    int line = 0, rc = RBD_OK, bad;
+    char *s, why[48];
+    while ((s = read_line(f, &buf, &cap, &bad, why, sizeof why))) {
         line++;
+        if (bad) { rc = rbd_fail(RBD_EPARSE, "%s:%d: a %s at column %d", path, line, why, bad); break; }
         while (isspace((unsigned char)*s)) s++;
         if (!*s) continue;
         char *name = s;
@@ -160,11 +173,12 @@ int rbd_blocks_read_stream(FILE *f, const char *path, rbd_block **blocks, int *n
      * was read; found by fuzz_state). */
     double *rm = NULL;
     size_t rmcap = 0;
-    int line = 0, rc = RBD_OK, row = 0;
+    int line = 0, rc = RBD_OK, row = 0, bad;
     rbd_block *cur = NULL;
-    char *s;
-    while ((s = read_line(f, &buf, &cap))) {
+    char *s, why[48];
+    while ((s = read_line(f, &buf, &cap, &bad, why, sizeof why))) {
         line++;
+        if (bad) { rc = rbd_fail(RBD_EPARSE, "%s:%d: a %s at column %d", path, line, why, bad); break; }
         while (isspace((unsigned char)*s)) s++;
         if (!*s) continue;
         if (!cur || row == cur->rows) {

@@ -29,10 +29,14 @@ int rbd_spec_parse_autotree(const char *spec, double *Nout, double *bfout, doubl
     double N = 0, bf = 1, skew = 0, taper = 1;
     int have_N = 0;   /* a flag, not a sentinel value: N=-3 is given, and out of range */
     int seen = 0;     /* keys given, one bit each: a repeated key is refused, as in a config */
-    const char *p = spec + 9;
-    while (*p) {
-        const char *comma = strchr(p, ',');
-        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    /* key=value items by the one list rule (text.h): "N=3," or "N=3,,bf=2"
+     * is a typo, refused as such */
+    rbd_text_list l;
+    rbd_text_list_begin(&l, spec + 9, ",", 0, 0, 480);
+    const char *p;
+    size_t len;
+    int more;
+    while ((more = rbd_text_list_next(&l, &p, &len)) == 1) {
         const char *eq = memchr(p, '=', len);
         if (!eq)
             return rbd_fail(RBD_EPARSE, "model spec '%s': '%.*s' is not key=value (keys: N, bf, skew, taper)",
@@ -53,9 +57,8 @@ int rbd_spec_parse_autotree(const char *spec, double *Nout, double *bfout, doubl
         int rc = parse_num(key, eq + 1, vlen, dst);
         if (rc) return rc;
         have_N |= dst == &N;
-        p += len;
-        if (*p == ',') p++;
     }
+    if (more) return rbd_fail(RBD_EPARSE, "model spec '%s': %s", spec, l.why);
     if (!have_N) return rbd_fail(RBD_EPARSE, "model spec '%s': N is missing (e.g. autotree:N=10)", spec);
     /* range first: converting a double beyond LONG_MAX is undefined (found by fuzz_spec) */
     if (!(N >= 1) || N != floor(N))
@@ -78,6 +81,10 @@ int rbd_model_from_spec(const char *spec, const rbd_model_opts *o, rbd_model **o
 {
     if (!spec || !out) return rbd_fail(RBD_EINVAL, "rbd_model_from_spec: null argument");
     *out = NULL;
+    int col;
+    char why[48];
+    if (rbd_text_line_bytes(spec, strlen(spec), &col, why, sizeof why))   /* the one rule for bytes (text.h) */
+        return rbd_fail(RBD_EPARSE, "model spec '%s': a %s at byte %d", spec, why, col);
     if (!strncmp(spec, "autotree:", 9)) return parse_autotree(spec, o, out);
     if (!strncmp(spec, "urdf:", 5)) {
         const char *path = spec + 5;
@@ -91,18 +98,20 @@ int rbd_model_from_spec(const char *spec, const rbd_model_opts *o, rbd_model **o
         file[len] = 0;
         /* "ur5.urdf,FREEFLYER": an option the split did not know stays in the
          * path; when the path before it is a file, name the option, not the
-         * file that is not there */
+         * file that is not there; the options the split took must each be
+         * given once (text.h's list rule) */
         char *comma = strchr(file, ',');
+        const char *opts = NULL;
         if (comma && access(file, F_OK) != 0) {
             *comma = 0;
-            int prefix = access(file, F_OK) == 0;
+            if (access(file, F_OK) == 0) opts = path + (comma - file) + 1;
             *comma = ',';
-            if (prefix) {
-                int rc = rbd_fail(RBD_EPARSE, "model spec '%s': unknown model option '%s' (valid: freeflyer, "
-                                  "continuous=revolute, strict, nonphysical)", spec, comma + 1);
-                free(file);
-                return rc;
-            }
+        } else if (path[len] == ',') {
+            opts = path + len + 1;
+        }
+        if (opts) {
+            int rc = rbd_urdf_spec_options_check(spec, opts);
+            if (rc) { free(file); return rc; }
         }
         int rc = len ? rbd_urdf_load(file, ff, &uo, out)
                      : rbd_fail(RBD_EPARSE, "model spec '%s': no URDF path after 'urdf:'", spec);

@@ -11,4 +11,9 @@
  * bf, skew, taper and N's size are rbd_autotree's. */
 int rbd_spec_parse_autotree(const char *spec, double *N, double *bf, double *skew, double *taper);
 
+/* The options of a urdf: spec, opts the text after the file name's ',':
+ * each known, none empty, none given twice (model/text.h's list rule).
+ * RBD_EPARSE naming spec and the option otherwise (urdf_spec.c). */
+int rbd_urdf_spec_options_check(const char *spec, const char *opts);
+
 #endif

@@ -1,6 +1,7 @@
 /* The one rule for a number in text (text.h). */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -39,5 +40,100 @@ int rbd_text_number(const char *s, size_t len, double *out)
     double x = strtod(buf, NULL);
     if (!isfinite(x)) return RBD_EPARSE;                  /* overflow: beyond double's range */
     *out = x;
+    return RBD_OK;
+}
+
+/* ---- lists (text.h) */
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+void rbd_text_list_begin(rbd_text_list *l, const char *s, const char *seps, int blanks, int utf8, size_t max)
+{
+    memset(l, 0, sizeof *l);
+    l->p = s ? s : "";
+    l->seps = seps;
+    l->blanks = blanks;
+    l->utf8 = utf8;
+    l->max = max;
+    while (is_blank(*l->p)) l->p++;
+}
+
+/* Whether byte c may stand in an item; why says what it is otherwise. */
+static int item_byte(const rbd_text_list *l, unsigned char c, char *why, size_t n)
+{
+    if (c < 0x20 || c == 0x7f) snprintf(why, n, "control byte 0x%02x", c);
+    else if (c >= 0x80 && !l->utf8) snprintf(why, n, "byte 0x%02x outside ASCII", c);
+    else return 1;
+    return 0;
+}
+
+int rbd_text_list_next(rbd_text_list *l, const char **item, size_t *len)
+{
+    const char *p = l->p;
+    *item = p;
+    *len = 0;
+    if (!*p) return 0;
+    if (strchr(l->seps, *p)) {
+        snprintf(l->why, sizeof l->why, "item %d is empty (a separator with nothing before it)", l->n + 1);
+        return RBD_EPARSE;
+    }
+    const char *s = p;
+    while (*p && !strchr(l->seps, *p) && !is_blank(*p)) {
+        char b[48];
+        if (!item_byte(l, (unsigned char)*p, b, sizeof b)) {
+            snprintf(l->why, sizeof l->why, "item %d holds a %s", l->n + 1, b);
+            return RBD_EPARSE;
+        }
+        p++;
+    }
+    *item = s;
+    *len = (size_t)(p - s);
+    if (*len > l->max) {
+        snprintf(l->why, sizeof l->why, "item %d is %zu bytes long (at most %zu)", l->n + 1, *len, l->max);
+        return RBD_EPARSE;
+    }
+    int blank = 0;
+    while (is_blank(*p)) { p++; blank = 1; }
+    if (*p && strchr(l->seps, *p)) {
+        p++;
+        while (is_blank(*p)) p++;
+        if (!*p || strchr(l->seps, *p)) {
+            snprintf(l->why, sizeof l->why, "item %d is empty (%s)", l->n + 2,
+                     *p ? "two separators with nothing between" : "a separator at the end");
+            return RBD_EPARSE;
+        }
+    } else if (*p && (!l->blanks || !blank)) {
+        snprintf(l->why, sizeof l->why, "item %d holds a blank", l->n + 1);
+        return RBD_EPARSE;
+    }
+    l->p = p;
+    l->n++;
+    return 1;
+}
+
+int rbd_text_list_repeat(rbd_text_list *l, const char *item, size_t len, const char *const *earlier, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (strlen(earlier[k]) == len && !memcmp(earlier[k], item, len)) {
+            snprintf(l->why, sizeof l->why, "'%.*s' is given twice", (int)(len < 60 ? len : 60), item);
+            return 1;
+        }
+    return 0;
+}
+
+int rbd_text_line_bytes(const char *s, size_t len, int *col, char *why, size_t whylen)
+{
+    for (size_t k = 0; k < len; k++) {
+        unsigned char c = (unsigned char)s[k];
+        if (c == '\t' || (c == '\r' && (k + 1 == len || (k + 2 == len && s[k + 1] == '\n')))) continue;
+        if (c == '\n' && k + 1 == len) continue;
+        if (c >= 0x20 && c != 0x7f) continue;
+        *col = (int)k + 1;
+        snprintf(why, whylen, c ? "control byte 0x%02x" : "NUL byte", c);
+        return RBD_EPARSE;
+    }
     return RBD_OK;
 }

@@ -18,4 +18,41 @@
  * each reader names its file, line and field. */
 int rbd_text_number(const char *s, size_t len, double *out);
 
+/*
+ * The one rule for a list in any text rbdiff reads (issue 30): the sweep
+ * config's and the flags' lists (N = 1, 2, 5:5:50; methods; robots;
+ * peers), the options of a model spec (urdf:PATH,freeflyer,strict;
+ * autotree:N=3,bf=2) and of a robot (panda:freeflyer:strict).  Items are
+ * separated by one of seps, with blanks around a separator ignored, and,
+ * where blanks is set, by blanks alone ("1 2, 3").  Refused, each with the
+ * reason in l->why: an empty item (",1", "1,,2", "1,": a typo, never
+ * nothing), an item longer than max bytes (sweepconf cut them at 127
+ * silently), a control byte anywhere, a byte outside ASCII unless utf8 is
+ * set (paths), and a name given twice (rbd_text_list_repeat).
+ */
+typedef struct {
+    const char *p;          /* the text not yet read */
+    const char *seps;       /* the separators, e.g. "," or ":" */
+    int blanks;             /* blanks alone separate items too */
+    int utf8;               /* bytes >= 0x80 are allowed in an item */
+    size_t max;             /* the longest item, in bytes */
+    int n;                  /* items read so far */
+    char why[96];           /* what is wrong, once next returned RBD_EPARSE */
+} rbd_text_list;
+
+void rbd_text_list_begin(rbd_text_list *l, const char *s, const char *seps, int blanks, int utf8, size_t max);
+/* 1 and the next item in *item, *len; 0 at the end of the list; RBD_EPARSE
+ * with l->why set (no message is set: the reader names file, line, field
+ * and value). */
+int rbd_text_list_next(rbd_text_list *l, const char **item, size_t *len);
+/* 1 (and l->why set) if item equals one of the n earlier items, each
+ * compared in full: a name given twice is a typo whose rows would collide
+ * after a long run, or an option whose second mention says nothing. */
+int rbd_text_list_repeat(rbd_text_list *l, const char *item, size_t len, const char *const *earlier, int n);
+
+/* The bytes of one line of a text file: NUL and control bytes other than
+ * tab (and a CR before the end of the line) are refused, *col the 1-based
+ * column of the first and why what it is.  RBD_OK or RBD_EPARSE. */
+int rbd_text_line_bytes(const char *s, size_t len, int *col, char *why, size_t whylen);
+
 #endif

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "rbdiff/rbd.h"
+#include "model/spec_internal.h"
+#include "model/text.h"
 
 static const char *const urdf_opt[] = { "freeflyer", "continuous=revolute", "strict", "nonphysical" };
 #define N_URDF_OPT 4
@@ -46,4 +48,25 @@ void rbd_urdf_spec_suffix(int freeflyer, const rbd_model_opts *o, char *buf, siz
     for (int k = 0; k < N_URDF_OPT; k++)
         if (*urdf_opt_field(k, &freeflyer, &oc) && used < len)
             used += (size_t)snprintf(buf + used, len - used, ",%s", urdf_opt[k]);
+}
+
+int rbd_urdf_spec_options_check(const char *spec, const char *opts)
+{
+    rbd_text_list l;
+    rbd_text_list_begin(&l, opts, ",", 0, 1, 4096);
+    const char *seen[N_URDF_OPT], *item;
+    size_t k;
+    int n = 0, rc;
+    if (!*opts) return rbd_fail(RBD_EPARSE, "model spec '%s': model options: a ',' with no option after it", spec);
+    while ((rc = rbd_text_list_next(&l, &item, &k)) == 1) {
+        int hit = -1;
+        for (int j = 0; j < N_URDF_OPT && hit < 0; j++)
+            if (strlen(urdf_opt[j]) == k && !strncmp(item, urdf_opt[j], k)) hit = j;
+        if (hit < 0)
+            return rbd_fail(RBD_EPARSE, "model spec '%s': unknown model option '%.*s' (valid: freeflyer, "
+                            "continuous=revolute, strict, nonphysical)", spec, (int)k, item);
+        if (rbd_text_list_repeat(&l, item, k, seen, n)) { rc = RBD_EPARSE; break; }
+        seen[n++] = urdf_opt[hit];
+    }
+    return rc ? rbd_fail(RBD_EPARSE, "model spec '%s': model options: %s", spec, l.why) : RBD_OK;
 }

@@ -82,6 +82,12 @@ echo 'not json' >"$TMP/res-garbage/meta.json"
 holder=$!
 for _ in $(seq 50); do flock -n "$TMP/res-busy/.rbdiff.lock" true || break; sleep 0.1; done
 printf 'pid %s on host %s: the catalog holder, since now\n' "$holder" "$(hostname)" >"$TMP/res-busy/.rbdiff.lock"
+# a set an audit wrote (@T@/res-acc: `accuracy`, 1 state; its reference cache
+# @T@/cache), and a directory that holds a file of the user's (@T@/notes)
+"$RBDIFF" accuracy --N 2 --methods idsva --base no --states 1 --cache "$TMP/cache" --out "$TMP/res-acc" \
+    >/dev/null 2>"$TMP/stderr" || { echo "cannot make the fixture $TMP/res-acc:"; cat "$TMP/stderr"; exit 1; }
+mkdir -p "$TMP/notes"
+echo "the user's notes" >"$TMP/notes/notes.txt"
 # names and file sizes (not times: a probe file created and removed changes a directory's mtime)
 snapshot() { (cd "$TMP" && find . \( -path ./big.state -o -path ./stdout -o -path ./stderr \) -prune -o \
                                    -type f -printf '%p %s\n' -o -print | sort); }

@@ -8,8 +8,11 @@
 #     of it against itself), no finished row is lost (a sweep's rows only
 #     grow; pack and merge leave their inputs' rows as they were), the next
 #     writer takes over the dead one's lock and removes its .tmp files;
+#  2b. SIGINT at random moments of merge: 130 and nothing of it in OUT, or
+#     0 and the whole set (staging.h);
 #  3. resume with each row-shaping setting changed: refused with 2, or
-#     (settings in the rows' key: skew, taper) written as rows of their own.
+#     (settings in the rows' key: skew, taper) written as rows of their own;
+#     an audit's set resumed with other states or seed: refused with 2.
 # Usage: faults.sh RBDIFF TMPDIR [KILLS]   (KILLS default 6; the issue's
 # note gives a run with 50)
 set -u
@@ -72,6 +75,7 @@ unreadable=0
 lost=0
 leftover=0
 takeovers=0
+partial=0
 for k in $(seq "$KILLS"); do
     op=$(( (k - 1) % 3 ))
     case $op in
@@ -84,6 +88,17 @@ for k in $(seq "$KILLS"); do
     sleep "$(awk -v d="$dur" -v s="$RANDOM" 'BEGIN { srand(s); printf "%.3f", rand() * d / 1000 }')"
     kill -9 "$pid" 2>/dev/null && killed=$((killed + 1))
     wait "$pid" 2>/dev/null
+    # a killed merge leaves OUT whole or with nothing of its own (staging.h):
+    # some of its files without the rest is a half-written set
+    if [ $op = 2 ] && [ -d "$set_" ]; then
+        own=$(find "$set_" -mindepth 1 ! -name .rbdiff.lock | grep -c '')
+        whole=1
+        for f in timings.csv samples.csv meta.json tables.md benchmarks.json; do [ -f "$set_/$f" ] || whole=0; done
+        if [ "$own" -gt 0 ] && [ $whole = 0 ]; then
+            partial=$((partial + 1))
+            bad "kill $k (merge): OUT half-written: $(cd "$set_" && ls -A | tr '\n' ' ')"
+        fi
+    fi
     # the next writer takes the dead one's lock over, and finishes the job
     if [ -f "$set_/.rbdiff.lock" ]; then
         if [ $op = 0 ]; then
@@ -107,13 +122,42 @@ for k in $(seq "$KILLS"); do
     esac
     # a killed writer cannot clean up; the next one (holding the lock) does
     [ $op = 2 ] && "$R" merge "$set_" "$T/base" "$T/base2" >/dev/null 2>&1
-    for f in "$set_"/*.tmp*; do
+    for f in "$set_"/*.tmp* "$T"/.mg.stage-*; do
         [ -e "$f" ] && { leftover=$((leftover + 1)); bad "kill $k: $f left after the next writer"; }
     done
 done
 echo "kill -9: $KILLS runs (sweep, pack, merge in turn; kill within ${d_sweep}/${d_pack}/${d_merge} ms), $killed killed" \
-     "before they ended: $unreadable sets unreadable, $lost with rows lost, $leftover .tmp files left after the next writer," \
-     "$takeovers stale locks taken over"
+     "before they ended: $unreadable sets unreadable, $lost with rows lost, $partial merges half-written," \
+     "$leftover .tmp files or stagings left after the next writer, $takeovers stale locks taken over"
+
+# ---- 2b. SIGINT at random moments of merge: 130 with nothing of it in OUT
+# (no file, no staging beside it), or 0 with the whole set
+ints=0
+int_stopped=0
+int_whole=0
+int_bad=0
+for k in $(seq $(( (KILLS + 2) / 3 ))); do
+    rm -rf "$T/mi"
+    "$R" merge "$T/mi" "$T/base" "$T/base2" >/dev/null 2>"$T/int.err" &
+    pid=$!
+    sleep "$(awk -v d="$d_merge" -v s="$RANDOM" 'BEGIN { srand(s); printf "%.3f", rand() * d / 1000 }')"
+    kill -INT "$pid" 2>/dev/null
+    wait "$pid"
+    st=$?
+    ints=$((ints + 1))
+    own=0
+    [ -d "$T/mi" ] && own=$(find "$T/mi" -mindepth 1 ! -name .rbdiff.lock | grep -c '')
+    stages=$(find "$T" -maxdepth 1 -name '.mi.stage-*' | grep -c '')
+    if [ $st = 130 ] && [ "$own" = 0 ] && [ "$stages" = 0 ]; then int_stopped=$((int_stopped + 1))
+    elif [ $st = 0 ] && [ -f "$T/mi/meta.json" ] && [ -f "$T/mi/timings.csv" ] && [ "$stages" = 0 ]; then
+        int_whole=$((int_whole + 1))
+    else
+        int_bad=$((int_bad + 1))
+        bad "SIGINT $k (merge): exit $st, $own files in OUT, $stages stagings: $(head -c 300 "$T/int.err")"
+    fi
+done
+echo "SIGINT: $ints merges interrupted at random moments: $int_stopped stopped with 130 leaving nothing," \
+     "$int_whole had finished (whole set), $int_bad otherwise (want 0)"
 
 # ---- 3. resume with each setting changed
 B="--N 1:2 --methods rnea --base no --batches 3 --batch-ms 0.2 --warmup-ms 0 --counters no"
@@ -142,5 +186,22 @@ done
 echo "resume with a setting changed: $cases settings, $refused refused with 2, $separated written as rows of their own," \
      "$mixed mixed in (want 0)"
 [ "$n0" -gt 0 ] || bad "the resume set has no rows"
+# the audit's rows likewise (accuracy_settings: states, seed; accuracy_sweep.h)
+A="--N 2 --methods idsva --base no --cache $T/cache"
+"$R" accuracy $A --states 1 --out "$T/acc" >/dev/null 2>&1 || bad "cannot make the audit set"
+acc_rows() { tail -n +2 "$T/acc/accuracy.csv" | grep -c ''; }
+a0=$(acc_rows)
+acases=0
+arefused=0
+for run in "accuracy $A --states 2" "accuracy $A --states 1 --seed 2" \
+           "sweep --N 1 --methods rnea --base no --batches 1 --batch-ms 0.1 --warmup-ms 0 --counters no --accuracy-N 2 --accuracy-states 3 --cache $T/cache"; do
+    acases=$((acases + 1))
+    # shellcheck disable=SC2086
+    "$R" $run --out "$T/acc" >/dev/null 2>"$T/resume.err"
+    rc=$?
+    if [ $rc = 2 ] && [ "$(acc_rows)" = "$a0" ] && grep -q "accuracy_settings" "$T/resume.err"; then arefused=$((arefused + 1))
+    else bad "audit resumed with $run: exit $rc, rows $a0 -> $(acc_rows): $(head -c 300 "$T/resume.err")"; fi
+done
+echo "audit resumed with a setting changed: $acases runs, $arefused refused with 2 (want $acases)"
 [ $fail = 0 ] && echo "faults: all passed"
 exit $((fail > 0))
