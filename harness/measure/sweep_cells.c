@@ -6,6 +6,7 @@
 #include "rbdiff/rbd.h"
 #include "measure/progress.h"
 #include "measure/sweep.h"
+#include "peers/peer.h"
 #include "plan/modelspec.h"
 
 /* What one model's round takes: its targets still to measure and what
@@ -26,7 +27,11 @@ typedef struct {
 static void not_timed(const char *cmd, model_cells *mc, const bench_target *t, const char *spec, const char *why)
 {
     char key[700] = "";
-    if (t) snprintf(key, sizeof key, "%.*s: %s", (int)peer_row_peer_len(t->name), t->name, why);
+    peer_name pn;
+    if (t) {
+        peer_name_parse(t->name, &pn);
+        snprintf(key, sizeof key, "%s: %s", pn.peer, why);
+    }
     if (t && !strcmp(key, mc->said)) { mc->repeats++; return; }
     if (mc->repeats)
         fprintf(stderr, "rbdiff %s: (%d more cells not timed for the same reason: %.200s)\n", cmd, mc->repeats, mc->said);
