@@ -15,7 +15,7 @@
 #include "peers/peer.h"
 #include "plan/datadir.h"
 
-const char *const peer_known[] = { "pinocchio", "mujoco", NULL };
+const char *const peer_known[] = { "pinocchio", "mujoco", "pinocchio-cg", NULL };
 
 const char *peer_dir(void)
 {
@@ -344,6 +344,8 @@ int peer_check_func(const peer_model *pm, int f, uint64_t seed, peer_check *c)
             [RBD_PEER_FD_DERIVS] = { "qdd", "dqdd_dq", "dqdd_dv", "dqdd_dtau" },
             [RBD_PEER_TAU] = { "tau", NULL }, [RBD_PEER_QDD] = { "qdd", NULL },
             [RBD_PEER_M] = { NULL, "M", NULL }, [RBD_PEER_MINV] = { NULL, "Minv", NULL },
+            [RBD_PEER_ID_PARTIALS] = { NULL, "dtau_dq", "dtau_dv", NULL },
+            [RBD_PEER_FD_PARTIALS] = { NULL, "dqdd_dq", "dqdd_dv", "dqdd_dtau" },
         };
         const char *const *nm = names[pf->out];
         if (nm[0]) compare_block(nm[0], xv, rv, m->nv, 1, c);

@@ -36,7 +36,12 @@ typedef enum {
     RBD_PEER_TAU = 3,        /* tau at (q, v, a)                                    */
     RBD_PEER_QDD = 4,        /* qdd at (q, v, tau)                                  */
     RBD_PEER_M = 5,          /* M(q) as mat[0]                                      */
-    RBD_PEER_MINV = 6        /* M(q)^-1 as mat[0]                                   */
+    RBD_PEER_MINV = 6,       /* M(q)^-1 as mat[0]                                   */
+    /* The derivatives alone, as generated code gives them (pinocchio-cg's
+     * CodeGenRNEADerivatives and CodeGenABADerivatives have no tau or qdd
+     * among their outputs): vec unused. */
+    RBD_PEER_ID_PARTIALS = 7, /* dtau_dq, dtau_dv at (q, v, a)                      */
+    RBD_PEER_FD_PARTIALS = 8  /* dqdd_dq, dqdd_dv, dqdd_dtau at (q, v, tau)         */
 } rbd_peer_out;
 
 typedef struct {
