@@ -52,7 +52,10 @@
 #define FULL_M(m, d, dst) mj_fullM(m, dst, (d)->qM)
 #endif
 
-#define EPS 1e-6             /* central differences: error O(eps^2), rounding O(1e-16 / eps) */
+/* The step MuJoCo's derivative sample and documentation take; central
+ * differences: error O(eps^2), rounding O(1e-16 / eps).  set_step changes it
+ * per context (the accuracy audit's sweep over eps). */
+#define EPS 1e-6
 
 enum { FD_FORWARD, FD_INVERSE, RNE, CRB, FORWARD, TRANSITION_FD, INVERSE_FD, NFUNC };
 
@@ -143,6 +146,7 @@ struct context {
     const mjModel *m;        /* mod->m, or mod->actuated for transitionFD */
     mjData *d;
     int func, pool, k;
+    mjtNum eps;              /* the finite differences' step */
     mjtNum *qpos, *qvel, *qacc, *qfrc;   /* the pool in MuJoCo's conventions */
     mjtNum *out;             /* the call's outputs in MuJoCo's coordinates: a derivative's
                                 column j is along dof j; transitionFD's A, B row-major */
@@ -163,22 +167,22 @@ static void set_state(context *c, int k)
 
 typedef void (*mj_skip_fn)(const mjModel *m, mjData *d, int skipstage, int skipsensor);
 
-static void central(mjtNum *col, const mjtNum *plus, const mjtNum *minus, int n)
+static void central(mjtNum *col, const mjtNum *plus, const mjtNum *minus, int n, mjtNum eps)
 {
-    for (int i = 0; i < n; i++) col[i] = (plus[i] - minus[i]) / (2 * EPS);
+    for (int i = 0; i < n; i++) col[i] = (plus[i] - minus[i]) / (2 * eps);
 }
 
 /* col = d out / d x by x +- eps, eval re-running the pipeline after stage. */
 static void diff_scalar(context *c, mjtNum *x, mj_skip_fn eval, int stage, const mjtNum *out, mjtNum *col)
 {
     const mjtNum x0 = *x;
-    *x = x0 + EPS;
+    *x = x0 + c->eps;
     eval(c->m, c->d, stage, 1);
     mju_copy(c->plus, out, c->m->nv);
-    *x = x0 - EPS;
+    *x = x0 - c->eps;
     eval(c->m, c->d, stage, 1);
     *x = x0;
-    central(col, c->plus, out, c->m->nv);
+    central(col, c->plus, out, c->m->nv, c->eps);
 }
 
 /* col = d out / d qpos along dof j, qpos moved by mj_integratePos. */
@@ -188,15 +192,15 @@ static void diff_qpos(context *c, int j, mj_skip_fn eval, const mjtNum *out, mjt
     mjData *d = c->d;
     const mjtNum *qpos0 = c->qpos + (size_t)m->nq * c->k;
     c->dir[j] = 1;
-    mj_integratePos(m, d->qpos, c->dir, EPS);
+    mj_integratePos(m, d->qpos, c->dir, c->eps);
     eval(m, d, mjSTAGE_NONE, 1);
     mju_copy(c->plus, out, m->nv);
     mju_copy(d->qpos, qpos0, m->nq);
-    mj_integratePos(m, d->qpos, c->dir, -EPS);
+    mj_integratePos(m, d->qpos, c->dir, -c->eps);
     eval(m, d, mjSTAGE_NONE, 1);
     mju_copy(d->qpos, qpos0, m->nq);
     c->dir[j] = 0;
-    central(col, c->plus, out, m->nv);
+    central(col, c->plus, out, m->nv, c->eps);
 }
 
 /* The loops go from the last stage to the first, so each skip finds the
@@ -228,7 +232,7 @@ static void fd_inverse(context *c)
 /* A is 2nv x 2nv and B 2nv x nu, row-major (no activations). */
 static void transition_fd(context *c)
 {
-    mjd_transitionFD(c->m, c->d, EPS, 1, c->out, c->out + 4 * (size_t)c->m->nv * c->m->nv, NULL, NULL);
+    mjd_transitionFD(c->m, c->d, c->eps, 1, c->out, c->out + 4 * (size_t)c->m->nv * c->m->nv, NULL, NULL);
 }
 
 static void rne(context *c)
@@ -256,7 +260,7 @@ static void forward(context *c)
 static void inverse_fd(context *c)
 {
     const size_t nv = (size_t)c->m->nv;
-    mjd_inverseFD(c->m, c->d, EPS, 0, c->out, c->out + nv * nv, NULL, NULL, NULL, NULL, NULL);
+    mjd_inverseFD(c->m, c->d, c->eps, 0, c->out, c->out + nv * nv, NULL, NULL, NULL, NULL, NULL);
 }
 #else
 static void inverse_fd(context *c)
@@ -335,7 +339,8 @@ static void *bind(void *model_, int func, int pool, const double *q, const doubl
     const size_t total = pool_size + out_size(func, nv) + work_size(func, nv) + 2 * (size_t)nv;
     context *c = calloc(1, sizeof *c);
     if (c)
-        *c = (context){ .mod = mod, .m = func == TRANSITION_FD ? mod->actuated : mod->m, .func = func, .pool = pool };
+        *c = (context){ .mod = mod, .m = func == TRANSITION_FD ? mod->actuated : mod->m, .func = func, .pool = pool,
+                        .eps = EPS };
     if (!c || !(c->qpos = calloc(total, sizeof(mjtNum))) || !(c->d = mj_makeData(c->m))) {
         unbind(c);
         mjc_fail(err, errlen, "out of memory");
@@ -424,11 +429,29 @@ static int result(void *ctx, double *vec, double *mat0, double *mat1, double *ma
     return 0;
 }
 
+static int takes_step(int func)
+{
+    return func == FD_FORWARD || func == FD_INVERSE || func == TRANSITION_FD || func == INVERSE_FD;
+}
+
+static double default_step(int func)
+{
+    return func >= 0 && func < noffer && takes_step(offer[func]) ? EPS : 0;
+}
+
+static int set_step(void *ctx, double step)
+{
+    context *c = ctx;
+    if (!takes_step(c->func) || !(step > 0)) return -1;
+    c->eps = step;
+    return 0;
+}
+
 __attribute__((visibility("default"))) const rbd_peer_api *rbd_peer_entry(void)
 {
     static rbd_peer_func table[NFUNC];
     static rbd_peer_api api = { RBD_PEER_ABI, "mujoco", NULL, RBD_PEER_BUILD "; " RBD_PEER_SOURCE, 0, table,
-                                load, unload, bind, call, result, unbind };
+                                load, unload, bind, call, result, unbind, default_step, set_step };
     if (!noffer)
         for (int f = 0; f < NFUNC; f++)
             if ((f != TRANSITION_FD || HAS_TRANSITION_FD) && (f != INVERSE_FD || HAS_INVERSE_FD)) {

@@ -27,7 +27,9 @@
 extern "C" {
 #endif
 
-#define RBD_PEER_ABI 1
+/* 2 added default_step and set_step; rbdiff still opens modules of 1 (the
+ * members after unbind are read only from a module of 2). */
+#define RBD_PEER_ABI 2
 
 /* What a peer function computes, and so what result() returns. */
 typedef enum {
@@ -98,6 +100,13 @@ typedef struct {
      * triangle is mirrored here).  0, or non-zero with the reason in err. */
     int (*result)(void *ctx, double *vec, double *mat0, double *mat1, double *mat2, char *err, size_t errlen);
     void (*unbind)(void *ctx);
+    /* Interface 2.  A function that takes finite differences: the step it
+     * takes by default (what the library's documentation and samples use), 0
+     * for one that takes none; NULL: no function takes one. */
+    double (*default_step)(int func);
+    /* The step of ctx's later calls: 0, or non-zero when its function takes
+     * none or step is not positive.  The accuracy audit sweeps it. */
+    int (*set_step)(void *ctx, double step);
 } rbd_peer_api;
 
 /* The one symbol a peer module exports. */
