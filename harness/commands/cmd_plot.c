@@ -53,7 +53,7 @@ static const char help[] =
     "                 output (dtau_dq, dtau_dv, dqdd_dq, ..., tau, M, Minv, qdd): a row\n"
     "                 of panels per method family, a column per bf, one y range\n"
     "Speed-ups carry the interquartile band of the per-round ratios; a method\n"
-    "has one colour in every figure (harness/plot/plot_style.c).\n"
+    "has one colour in every figure (harness/measure/method_facts.c).\n"
     "A figure without data is skipped with a note.\n";
 
 /* "gcc-12.2.0" from meta.json's "GNU 12.2.0" ("clang-14.0.6" from "Clang

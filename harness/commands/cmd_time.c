@@ -7,6 +7,7 @@
 #include <string.h>
 #include "measure/bench.h"
 #include "commands/cli.h"
+#include "measure/method_facts.h"
 #include "measure/roofline.h"
 #include "report/report_ratios.h"
 
@@ -145,8 +146,9 @@ static int plan_time(time_plan *tp)
         d->kind = ROOFLINE_KIND;
         d->dgemm = 1;
     }
-    tp->idb = tp->baseline ? tp->baseline : rbd_method_find("idsva") ? "idsva" : NULL;
-    tp->fdb = tp->baseline ? tp->baseline : rbd_method_find("fdsva") ? "fdsva" : NULL;
+    const char *idb = method_kind_baseline("ID"), *fdb = method_kind_baseline("FD");
+    tp->idb = tp->baseline ? tp->baseline : rbd_method_find(idb) ? idb : NULL;
+    tp->fdb = tp->baseline ? tp->baseline : rbd_method_find(fdb) ? fdb : NULL;
     return bench_setup("time", c);    /* --pin: refused (2) before the table starts */
 }
 

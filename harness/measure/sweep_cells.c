@@ -6,6 +6,7 @@
 #include "rbdiff/rbd.h"
 #include "measure/progress.h"
 #include "measure/sweep.h"
+#include "peers/peer.h"
 #include "plan/modelspec.h"
 
 /* What one model's round takes: its targets still to measure and what
@@ -16,7 +17,28 @@ typedef struct {
     int *st;
     bench_peer_note *notes;
     int np;
+    char said[700];     /* the last "not timed" line's peer and reason, */
+    int repeats;        /* and how many cells since had the same */
 } model_cells;
+
+/* "not timed" lines, one per run of the same peer and reason: pinocchio-cg
+ * on the trees it has no generated code for says so once, with how many
+ * cells (t NULL: the end, say the count). */
+static void not_timed(const char *cmd, model_cells *mc, const bench_target *t, const char *spec, const char *why)
+{
+    char key[700] = "";
+    peer_name pn;
+    if (t) {
+        peer_name_parse(t->name, &pn);
+        snprintf(key, sizeof key, "%s: %s", pn.peer, why);
+    }
+    if (t && !strcmp(key, mc->said)) { mc->repeats++; return; }
+    if (mc->repeats)
+        fprintf(stderr, "rbdiff %s: (%d more cells not timed for the same reason: %.200s)\n", cmd, mc->repeats, mc->said);
+    mc->repeats = 0;
+    snprintf(mc->said, sizeof mc->said, "%s", key);
+    if (t) fprintf(stderr, "rbdiff %s: %s on %s: not timed: %s\n", cmd, t->name, spec, why);
+}
 
 /* The targets of model j still to measure (this shard's, not in
  * timings.csv yet), timed together: one batch of each per round.  A peer
@@ -65,14 +87,13 @@ static int log_peer_check(csvlog *log, const bench_target *t, const bench_peer_n
 
 /* Model j's measured targets into the set: the peers' checks, then the
  * rows of those timed (not those that do not apply or were not timed). */
-static int write_model(const char *cmd, const char *spec, int nv, sweep_set *s, const model_cells *mc, sweep_tally *t)
+static int write_model(const char *cmd, const char *spec, int nv, sweep_set *s, model_cells *mc, sweep_tally *t)
 {
     for (int i = 0; i < mc->np; i++) {
         const bench_target *tg = mc->tp[i];
         int st = mc->st[i];
         if (tg->peer && st != RBD_ENOTSUP) {
-            if (st == BENCH_NOT_TIMED)
-                fprintf(stderr, "rbdiff %s: %s on %s: not timed: %s\n", cmd, tg->name, spec, mc->notes[i].why);
+            if (st == BENCH_NOT_TIMED) not_timed(cmd, mc, tg, spec, mc->notes[i].why);
             int rc = log_peer_check(&s->peer_checks, tg, &mc->notes[i], spec, nv);
             if (rc) return rc;
         }
@@ -111,7 +132,7 @@ int sweep_cells_run(const char *cmd, const sweep_plan *p, sweep_set *s, perfctr 
 {
     size_t n = (size_t)p->ntg + 1;
     model_cells mc = { malloc(sizeof *mc.tp * n), calloc(n, sizeof *mc.rows), malloc(sizeof *mc.st * n),
-                       calloc(n, sizeof *mc.notes), 0 };
+                       calloc(n, sizeof *mc.notes), 0, "", 0 };
     int rc = mc.tp && mc.rows && mc.st && mc.notes ? RBD_OK : rbd_fail(RBD_ENOMEM, "out of memory");
     int done_n = 0;
     progress pg;
@@ -127,6 +148,7 @@ int sweep_cells_run(const char *cmd, const sweep_plan *p, sweep_set *s, perfctr 
         rc = run_model(cmd, p, j, s, pc, stop, &mc, t);
         if (!rc) done_n += mc.np;
     }
+    not_timed(cmd, &mc, NULL, NULL, NULL);
     if (rc == 1) rc = RBD_OK;       /* interrupted: the caller looks at *stop */
     if (!rc) progress_update(&pg, done_n, "");
     if (mc.tp && mc.rows && mc.st && mc.notes) progress_end(&pg);

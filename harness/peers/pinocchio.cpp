@@ -261,6 +261,8 @@ const rbd_peer_api api = {
     call,
     result,
     unbind,
+    nullptr,                 /* default_step: Pinocchio's derivatives are analytical, no step */
+    nullptr,
 };
 
 } // namespace
