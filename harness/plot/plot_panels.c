@@ -139,15 +139,25 @@ typedef struct {
     int n;
 } acc_rows;
 
-static void dat_line(FILE *f, const accuracy_row *r)
+/* Column name of r as accuracy.csv writes it (its column description). */
+static void field_text(const accuracy_row *r, const char *name, char *out, size_t len)
 {
-    static const char *const names[] = { "N", "rms_rel", "max_abs", "normwise" };
     char buf[ACCURACY_NCOLS][64];
     const char *fields[ACCURACY_NCOLS];
     csv_row_encode(accuracy_cols, ACCURACY_NCOLS, r, buf, fields);
-    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
-        for (int c = 0; c < ACCURACY_NCOLS; c++)
-            if (!strcmp(accuracy_cols[c].name, names[k])) fprintf(f, "%s%s", k ? " " : "", fields[c]);
+    *out = 0;
+    for (int c = 0; c < ACCURACY_NCOLS; c++)
+        if (!strcmp(accuracy_cols[c].name, name)) snprintf(out, len, "%s", fields[c]);
+}
+
+static void dat_line(FILE *f, const accuracy_row *r)
+{
+    static const char *const names[] = { "N", "rms_rel", "max_abs", "normwise" };
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        char v[64];
+        field_text(r, names[k], v, sizeof v);
+        fprintf(f, "%s%s", k ? " " : "", v);
+    }
     fputc('\n', f);
 }
 
@@ -163,8 +173,9 @@ static int plot_accuracy_output(const plot_env *e, const acc_rows *t, const char
         const accuracy_row *ri = &t->r[i];
         if (used[i] || !isfinite(ri->bf) || strcmp(ri->output, output)) continue;
         /* every row with the same method, output and bf, sorted by N */
-        char *file = pe[np].file;
-        snprintf(file, sizeof pe[np].file, "%s/acc_%s_%s_bf%g.dat", e->datadir, ri->method, output, ri->bf);
+        char *file = pe[np].file, bf[64];
+        field_text(ri, "bf", bf, sizeof bf);
+        snprintf(file, sizeof pe[np].file, "%s/acc_%s_%s_bf%s.dat", e->datadir, ri->method, output, bf);
         FILE *f = fopen(file, "w");
         if (!f) { rc = rbd_fail(RBD_EIO, "%s: %s", file, strerror(errno)); break; }
         fputs("# N rms_rel max_abs normwise\n", f);
