@@ -19,6 +19,9 @@ static const char *const id_out[] = { "tau", "dtau_dq", "dtau_dv", NULL };
 static const char *const fd_out[] = { "qdd", "dqdd_dq", "dqdd_dv", "dqdd_dtau", NULL };
 static const char *const tau_out[] = { "tau", NULL }, *const qdd_out[] = { "qdd", NULL };
 static const char *const M_out[] = { "M", NULL }, *const minv_out[] = { "Minv", NULL };
+/* pinocchio-cg's generated derivatives write no tau or qdd (peer_api.h) */
+static const char *const id_partials[] = { "dtau_dq", "dtau_dv", NULL };
+static const char *const fd_partials[] = { "dqdd_dq", "dqdd_dv", "dqdd_dtau", NULL };
 
 static const rbd_peer_func *func_of(const bench_target *t)
 {
@@ -34,6 +37,8 @@ const char *const *audit_peer_outputs(const bench_target *t)
     case RBD_PEER_QDD: return qdd_out;
     case RBD_PEER_M: return M_out;
     case RBD_PEER_MINV: return minv_out;
+    case RBD_PEER_ID_PARTIALS: return id_partials;
+    case RBD_PEER_FD_PARTIALS: return fd_partials;
     }
     return id_out + 3;
 }
@@ -137,6 +142,7 @@ static int peval_at(peval *e, int k)
 /* Where output j of a function of kind out is among vec, mat[0..2]. */
 static const double *output_at(const peval *e, rbd_peer_out out, int j)
 {
+    if (out == RBD_PEER_ID_PARTIALS || out == RBD_PEER_FD_PARTIALS) return e->mat[j];
     if (out == RBD_PEER_ID_DERIVS || out == RBD_PEER_FD_DERIVS) return j ? e->mat[j - 1] : e->vec;
     return out == RBD_PEER_M || out == RBD_PEER_MINV ? e->mat[0] : e->vec;
 }
@@ -198,7 +204,8 @@ static int sweep_eps(peval *e, const audit_at *x, const bench_target *t, double 
             return rbd_fail(RBD_EINVAL, "%s refused the step %g", t->name, grid[g]);
         if ((rc = score(e, x->s, t, w[g], x->stop))) break;
         score_rms[g] = score_nw[g] = 0;
-        for (int j = 1; j < nout; j++) {
+        rbd_peer_out out = func_of(t)->out;   /* the nominal output, where there is one, comes first */
+        for (int j = out == RBD_PEER_ID_PARTIALS || out == RBD_PEER_FD_PARTIALS ? 0 : 1; j < nout; j++) {
             score_rms[g] = fmax(score_rms[g], w[g][j].rms_rel);
             score_nw[g] = fmax(score_nw[g], w[g][j].normwise);
         }
