@@ -75,14 +75,8 @@ static void ground_transforms(const rbd_model *m, rbd_data *d)
     for (int i = 0; i < m->nb; i++) {
         const int v0 = m->idx_v[i], p = m->parent[i], ax = sp_aba_axis(m, i);
         const sp_xform *X = &d->X0[i];
-        const sp_xform *Xu = &d->Xup[i];
-        if (p < 0) d->X0[i] = *Xu;
-        else switch (d->axis_flat[i]) {                 /* X0_i = Xup_i X0_p, turned.h where flat */
-        case 0: turned_compose(0, 1, 2, Xu->E[4], Xu->E[5], Xu->r, &d->X0[p], &d->X0[i]); break;
-        case 1: turned_compose(1, 2, 0, Xu->E[8], Xu->E[6], Xu->r, &d->X0[p], &d->X0[i]); break;
-        case 2: turned_compose(2, 0, 1, Xu->E[0], Xu->E[1], Xu->r, &d->X0[p], &d->X0[i]); break;
-        default: sp_xform_compose(Xu, &d->X0[p], &d->X0[i]);
-        }
+        if (p >= 0) sp_xform_compose(&d->Xup[i], &d->X0[p], &d->X0[i]);
+        else d->X0[i] = d->Xup[i];
         if (ax >= 0) {                                  /* X0^-1 e_ax: row ax of E, then r x it */
             double *S = d->S0[v0];
             S[0] = X->E[3 * ax]; S[1] = X->E[3 * ax + 1]; S[2] = X->E[3 * ax + 2];

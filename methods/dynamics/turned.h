@@ -83,19 +83,4 @@ static inline void turned_sym6_to_parent(int k, int u, int w, double c, double s
 #undef B22
 }
 
-/* X0_i = Xup_i X0_p (spatial_tpl.h's xform_compose: E = E_i E_p, r = r_p +
- * E_p^T r_i) for such an Xup_i: rows u, w of E_p turned, row k copied
- * (12 multiplications for the 3x3 product's 27) */
-static inline void turned_compose(int k, int u, int w, double c, double s, const double r[3], const sp_xform *Xp,
-                                  sp_xform *X)
-{
-    const double *P = Xp->E;
-    for (int j = 0; j < 3; j++) {
-        X->E[3 * k + j] = P[3 * k + j];
-        X->E[3 * u + j] = c * P[3 * u + j] + s * P[3 * w + j];
-        X->E[3 * w + j] = c * P[3 * w + j] - s * P[3 * u + j];
-    }
-    for (int j = 0; j < 3; j++) X->r[j] = Xp->r[j] + (P[j] * r[0] + P[3 + j] * r[1] + P[6 + j] * r[2]);
-}
-
 #endif
