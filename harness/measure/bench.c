@@ -5,7 +5,7 @@
 #include <string.h>
 #include "measure/bench.h"
 #include "commands/cli.h"
-#include "measure/flops.h"
+#include "measure/method_facts.h"
 #include "measure/roofline.h"
 #include "measure/timing.h"
 
@@ -239,7 +239,7 @@ static void fill_row(const bench_target *t, const rbd_model *m, const bench_mode
     row->fp_ops = r->fp_ops;
     flops_tree ft;
     flops_tree_of(m, &ft);
-    row->flops = flops_per_call(t->name, &ft);
+    row->flops = method_flops(t->name, &ft);
     row->nsamples = r->nsamples < RBD_MAX_SAMPLES ? r->nsamples : RBD_MAX_SAMPLES;
     memcpy(row->samples, r->samples, sizeof(double) * (size_t)row->nsamples);
 }

@@ -57,6 +57,10 @@ int peer_row_matches(const char *want, const char *row);
  * RBD_EINVAL when it does not load or speaks another interface version. */
 int peer_open(const char *name, rbd_peer *p);
 void peer_close(rbd_peer *p);
+/* The step function f of p takes its finite differences with by default
+ * (rbd_peer_api.default_step), 0 when it takes none or the module speaks
+ * interface 1. */
+double peer_default_step(const rbd_peer *p, int f);
 /* The function of p whose row name or own name is fn, or -1. */
 int peer_func_find(const rbd_peer *p, const char *fn);
 

@@ -27,7 +27,9 @@
 extern "C" {
 #endif
 
-#define RBD_PEER_ABI 1
+/* 2 added default_step and set_step; rbdiff still opens modules of 1 (the
+ * members after unbind are read only from a module of 2). */
+#define RBD_PEER_ABI 2
 
 /* What a peer function computes, and so what result() returns. */
 typedef enum {
@@ -36,7 +38,12 @@ typedef enum {
     RBD_PEER_TAU = 3,        /* tau at (q, v, a)                                    */
     RBD_PEER_QDD = 4,        /* qdd at (q, v, tau)                                  */
     RBD_PEER_M = 5,          /* M(q) as mat[0]                                      */
-    RBD_PEER_MINV = 6        /* M(q)^-1 as mat[0]                                   */
+    RBD_PEER_MINV = 6,       /* M(q)^-1 as mat[0]                                   */
+    /* The derivatives alone, as generated code gives them (pinocchio-cg's
+     * CodeGenRNEADerivatives and CodeGenABADerivatives have no tau or qdd
+     * among their outputs): vec unused. */
+    RBD_PEER_ID_PARTIALS = 7, /* dtau_dq, dtau_dv at (q, v, a)                      */
+    RBD_PEER_FD_PARTIALS = 8  /* dqdd_dq, dqdd_dv, dqdd_dtau at (q, v, tau)         */
 } rbd_peer_out;
 
 typedef struct {
@@ -93,6 +100,13 @@ typedef struct {
      * triangle is mirrored here).  0, or non-zero with the reason in err. */
     int (*result)(void *ctx, double *vec, double *mat0, double *mat1, double *mat2, char *err, size_t errlen);
     void (*unbind)(void *ctx);
+    /* Interface 2.  A function that takes finite differences: the step it
+     * takes by default (what the library's documentation and samples use), 0
+     * for one that takes none; NULL: no function takes one. */
+    double (*default_step)(int func);
+    /* The step of ctx's later calls: 0, or non-zero when its function takes
+     * none or step is not positive.  The accuracy audit sweeps it. */
+    int (*set_step)(void *ctx, double step);
 } rbd_peer_api;
 
 /* The one symbol a peer module exports. */

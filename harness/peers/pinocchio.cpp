@@ -40,10 +40,9 @@ using Eigen::VectorXd;
 
 enum Func { RNEA_DERIVS, ABA_DERIVS, RNEA, ABA, MINV, CRBA, NFUNC };
 
-/* Conventions: aba and crba take Pinocchio's default, LOCAL, the faster
- * here: WORLD took 1.09-1.11x as long for aba and 1.3-1.7x for crba on ur5,
- * hyq, talos and autoTree N = 10 (one paired run, AMD EPYC), though 0.68x
- * for crba on the chain of 100.
+/* Conventions: aba and crba take Pinocchio's default, LOCAL, which a
+ * paired run found the faster on most models (peers/README.md, "Pinocchio
+ * 3").
  * Tolerances: 1e-9 (rounding differs, the algorithms do not); outputs
  * that solve with M also 1e-15 per unit of M's condition number (about 5
  * units of roundoff per unit: a backward-stable solve loses log10 kappa
@@ -262,6 +261,8 @@ const rbd_peer_api api = {
     call,
     result,
     unbind,
+    nullptr,                 /* default_step: Pinocchio's derivatives are analytical, no step */
+    nullptr,
 };
 
 } // namespace

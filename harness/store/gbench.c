@@ -16,6 +16,7 @@
 #include <jansson.h>
 #include "rbdiff/rbd.h"
 #include "store/atomicio.h"
+#include "store/gbench.h"
 #include "store/results.h"
 #include "measure/stats.h"
 

@@ -139,8 +139,8 @@ static int write_merged_meta(const char *stage, json_t **meta, char *const *dirs
     return rc;
 }
 
-int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline, int *bad_input,
-                  const volatile sig_atomic_t *stop)
+int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline, merge_derive_fn derive,
+                  int *bad_input, const volatile sig_atomic_t *stop)
 {
     *bad_input = 1;
     if (ndirs < 1) return rbd_fail(RBD_EINVAL, "merge: no input directories");
@@ -203,12 +203,9 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
         /* derived files from the merged table, as the sweep makes them */
         timing_row *rows = NULL;
         int n = 0;
-        char *gb = results_path(stage, "benchmarks.json");
         rc = timing_rows_load(stage, &rows, &n);
         if (!rc && stop && *stop) rc = MERGE_INTERRUPTED;
-        if (!rc) rc = report_write_tables(stage, rows, n);
-        if (!rc) rc = gb ? gbench_write(gb, rows, n, cmdline) : rbd_fail(RBD_ENOMEM, "out of memory");
-        free(gb);
+        if (!rc) rc = derive(stage, rows, n, cmdline);
         free(rows);
     }
     if (!rc) rc = write_merged_meta(stage, meta, dirs, ndirs, force, cmdline);
