@@ -9,10 +9,14 @@
 #include "accuracy/accuracy_peer.h"
 #include "peers/peer.h"
 
-/* The steps swept: central differences are best near u^(1/3) ~ 6e-6,
- * one-sided ones (inverseFD) near u^(1/2) ~ 1e-8; a decade apart on either
- * side of both.  The peer's default is added when it is not among them. */
-static const double eps_grid[] = { 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10 };
+/* The steps swept, a decade apart: central differences balance truncation
+ * and rounding near u^(1/3) ~ 6e-6 of the scale, one-sided ones (inverseFD)
+ * near u^(1/2) ~ 1e-8, but rms_rel weighs the small entries, whose rounding
+ * error is relative to the large ones, and on the default audit the best
+ * central step was 1e-3 on 23 of 80 (function, model) pairs when the grid
+ * stopped there: so it reaches 1e-2.  The peer's default is added when it is
+ * not among them. */
+static const double eps_grid[] = { 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10 };
 enum { NGRID = sizeof eps_grid / sizeof eps_grid[0], MAXOUT = 4 };
 
 static const char *const id_out[] = { "tau", "dtau_dq", "dtau_dv", NULL };

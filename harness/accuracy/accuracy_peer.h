@@ -20,7 +20,7 @@
  *
  * Finite differences (MuJoCo's fd_forward, fd_inverse, transitionFD,
  * inverseFD): at the step the peer takes by default (1e-6, MuJoCo's
- * derivative sample) and at the step of AUDIT_PEER_EPS that is best on
+ * derivative sample) and at the step of 1e-2, 1e-3, ..., 1e-10 that is best on
  * that model (least rms_rel, worst over the states and the derivative
  * outputs), rows <row> and <row>.best_eps; every step's score goes to
  * peer_eps.csv.  The step does not move the nominal output (qdd, tau).

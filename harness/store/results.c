@@ -108,6 +108,14 @@ char *results_path(const char *dir, const char *name)
     return p;
 }
 
+int results_open_table(csvlog *log, const char *dir, const char *file, const csv_col *cols, int ncols, int nkey)
+{
+    char *p = results_path(dir, file);
+    int rc = p ? csvlog_open(log, p, cols, ncols, nkey) : rbd_fail(RBD_ENOMEM, "out of memory");
+    free(p);
+    return rc;
+}
+
 const results_table results_tables[] = {
     { TIMINGS_CSV, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY, sizeof(timing_row) },
     { SAMPLES_CSV, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY, sizeof(sample_row) },

@@ -91,6 +91,8 @@ extern const results_table results_tables[];
 int results_check_tables(const char *dir);
 /* dir + "/" + name in a fresh allocation (NULL on out of memory). */
 char *results_path(const char *dir, const char *name);
+/* dir/file opened for appending (csvlog_open) with its columns. */
+int results_open_table(csvlog *log, const char *dir, const char *file, const csv_col *cols, int ncols, int nkey);
 
 /* Converts between a row and its CSV fields (fields[k] point into buf or
  * r), by timings_cols. */
