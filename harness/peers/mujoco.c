@@ -367,22 +367,6 @@ static void *bind(void *model_, int func, int pool, const double *q, const doubl
 
 /* ----------------------------------------------------------------- result */
 
-/* Euler's v' = v + h qacc(q, v, ctrl): dqacc = the velocity rows of A, B / h. */
-static void continuous_from_transition(const mjModel *m, const mjtNum *A, const mjtNum *B, mjtNum *Qq, mjtNum *Qv,
-                                       mjtNum *Qt)
-{
-    const int nv = m->nv, nx = 2 * nv;
-    const mjtNum h = m->opt.timestep;
-    for (int i = 0; i < nv; i++) {
-        const mjtNum *a = A + (size_t)nx * (nv + i), *b = B + (size_t)m->nu * (nv + i);
-        for (int j = 0; j < nv; j++) {
-            Qq[i + (size_t)nv * j] = a[j] / h;
-            Qv[i + (size_t)nv * j] = (a[nv + j] - (i == j)) / h;
-            Qt[i + (size_t)nv * j] = b[j] / h;   /* motor j drives dof j */
-        }
-    }
-}
-
 /* The nominal outputs the finite differences leave stale, at state k. */
 static void nominal(context *c)
 {
@@ -413,7 +397,7 @@ static int result(void *ctx, double *vec, double *mat0, double *mat1, double *ma
         mjc_fd_out(map, &pt, c->out, c->out + nn, c->out + 2 * nn, mat0, mat1, mat2);
         break;
     case TRANSITION_FD:
-        continuous_from_transition(c->m, c->out, c->out + 4 * nn, c->work, c->work + nn, c->work + 2 * nn);
+        mjc_fd_from_transition(c->m, c->out, c->out + 4 * nn, c->work, c->work + nn, c->work + 2 * nn);
         mjc_qdd_out(map, &pt, vec);
         mjc_fd_out(map, &pt, c->work, c->work + nn, c->work + 2 * nn, mat0, mat1, mat2);
         break;
