@@ -58,7 +58,7 @@ static int is_fd(const rbd_method *meth)
  * chains"): max(1e-9, 1e-12 cond(M)); the multi-dof chain (cond(M) 2.4e4)
  * reaches 1.85e-8 term-wise, 2.7e-10 normwise. */
 /* Central differences of fdsva (fd2-fd) lose more on the chains of 100
- * (4.3e-6 normwise, 1.4e-2 term-wise on the skewed chain with taper 0.99;
+ * (4.3e-6 normwise, 6.6e-2 term-wise on the skewed chain with taper 0.99;
  * 7.7e-6 and 5.6e-2 with taper 0.97, cond(M) 1.5e11): 1e-5 normwise and
  * 1e-1 term-wise for them (README.md). */
 static double bound_of(const rbd_method *meth, int termwise, double cond)

@@ -328,6 +328,7 @@ int peer_check_func(const peer_model *pm, int f, uint64_t seed, peer_check *c)
 {
     const rbd_peer_api *api = pm->peer->api;
     const rbd_peer_func *pf = &api->func[f];
+    if (pf->out == RBD_PEER_ID_SO_DERIVS) return peer_check_so(pm, f, seed, c);
     const rbd_model *m = pm->m;
     size_t nv = (size_t)m->nv, nn = nv * nv;
     memset(c, 0, sizeof *c);
