@@ -8,7 +8,7 @@
 #include "testutil.h"
 #include "report/compare.h"
 #include "store/csvlog.h"
-#include "measure/flops.h"
+#include "measure/method_facts.h"
 #include "measure/perfctr.h"
 #include "store/results.h"
 #include "store/shard.h"
@@ -144,20 +144,20 @@ static void test_flops_tree(void **s)
     assert_int_equal(t.P, 17);
     assert_int_equal(t.R, 1);
     assert_true(t.revolute_only);
-    assert_true(flops_per_call("dgemm", &t) == 2 * 343);
-    assert_true(isnan(flops_per_call("id-fd", &t)));
+    assert_true(method_flops("dgemm", &t) == 2 * 343);
+    assert_true(isnan(method_flops("id-fd", &t)));
     rbd_model_free(m);
     m = tu_model("autotree:N=100,bf=1");
     flops_tree_of(m, &t);
     assert_int_equal(t.P, 5050);
     /* chain: the O(N^2) pair terms make IDSVA ~10x cheaper than RNEACR and
      * DMM's 4 n^3 dominate FDSVA */
-    double id = flops_per_call("idsva", &t), cr = flops_per_call("rneacr", &t);
+    double id = method_flops("idsva", &t), cr = method_flops("rneacr", &t);
     assert_true(id == 1388.0 * 100 - 78 + 68.0 * 5050);
     assert_true(cr > 5 * id);
-    assert_true(flops_per_call("fdsva-dmm", &t) - flops_per_call("fdsva-aza", &t) ==
+    assert_true(method_flops("fdsva-dmm", &t) - method_flops("fdsva-aza", &t) ==
                 4e6 - 139.0 * 100 * 200);
-    assert_true(flops_per_call("fdsva-dmm-loop", &t) == flops_per_call("fdsva-dmm", &t));
+    assert_true(method_flops("fdsva-dmm-loop", &t) == method_flops("fdsva-dmm", &t));
     rbd_model_free(m);
     char path[512];
     snprintf(path, sizeof path, "urdf:%s/tests/models/solo12.urdf,freeflyer", RBD_SOURCE_DIR);
@@ -165,7 +165,7 @@ static void test_flops_tree(void **s)
     {
         flops_tree_of(m, &t);
         assert_false(t.revolute_only);
-        assert_true(isnan(flops_per_call("idsva", &t)));
+        assert_true(isnan(method_flops("idsva", &t)));
         rbd_model_free(m);
     }
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "testutil.h"
+#include "store/gbench.h"
 #include "store/results.h"
 
 static char dir[64];

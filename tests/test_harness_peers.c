@@ -43,12 +43,16 @@ static rbd_peer *open_peers(int *n)
         char buf[256], *save = NULL;
         snprintf(buf, sizeof buf, "%s", want);
         for (char *tok = strtok_r(buf, " ,", &save); tok && *n < 8; tok = strtok_r(NULL, " ,", &save)) {
+            if (peer_family(tok) == peer_family("pinocchio-cg")) continue;   /* test_harness_peer_cg.c */
             if (peer_open(tok, &p[*n])) fail_msg("peer %s was expected (RBD_PEERS_EXPECTED): %s", tok, rbd_last_error());
             (*n)++;
         }
     } else {                /* every version of every peer built */
         for (int k = 0; peer_known[k] && *n < 8; k++) {
             char ver[8][32], name[64];
+            /* generated code exists only for the models it was generated
+             * for, not these: test_harness_peer_cg.c checks it */
+            if (!strcmp(peer_known[k], "pinocchio-cg")) continue;
             int nv = peer_versions(peer_known[k], ver, 8);
             for (int v = 0; v < nv && *n < 8; v++) {
                 snprintf(name, sizeof name, "%.15s@%.31s", peer_known[k], ver[v]);

@@ -11,6 +11,7 @@
 #include "store/meta.h"
 #include "store/resume.h"
 #include "plan/modelspec.h"
+#include "report/report.h"
 #include "report/report_accuracy.h"
 
 static const char help[] =
@@ -39,6 +40,11 @@ static const char help[] =
     "  --robots LIST    e.g. ur5,hyq:freeflyer (tests/models/NAME.urdf) or paths\n"
     "  --model SPEC     another model (repeatable)\n"
     "  --methods LIST   names or 'all' (default all);  --base no: no base algorithms\n"
+    "  --peers LIST     peers scored beside ours, as their timing rows name them\n"
+    "                   (pinocchio@4.1.0.computeABADerivatives): pinocchio, mujoco,\n"
+    "                   NAME@VERSION, all (every version built) or none (default);\n"
+    "                   MuJoCo's finite differences at its step and at the best of\n"
+    "                   a sweep over steps (rows .best_eps; DIR/peer_eps.csv)\n"
     "  --states K       random states per model (default 3);  --seed S (default 1)\n"
     "  --cache DIR      reference cache (default $RBD_CACHE_DIR, else ~/.cache/rbdiff)\n"
     "  -c, --config F   a sweep config: its accuracy_*, robots, methods, seed, cache keys\n"
@@ -51,7 +57,7 @@ static const char help[] =
 static const char *const keymap[][2] = {
     { "N", "accuracy_N" }, { "bf", "accuracy_bf" }, { "skew", "accuracy_skew" }, { "taper", "accuracy_taper" },
     { "robots", "robots" }, { "model", "accuracy_model" }, { "methods", "methods" }, { "base", "base" },
-    { "states", "accuracy_states" }, { "seed", "seed" }, { "cache", "cache" },
+    { "states", "accuracy_states" }, { "seed", "seed" }, { "cache", "cache" }, { "peers", "peers" },
 };
 enum { NMAP = sizeof keymap / sizeof keymap[0] };
 
@@ -104,16 +110,14 @@ int cmd_accuracy(int argc, char **argv)
     status = EXIT_FAIL;
     dir = out ? strdup(out) : cli_results_dir("accuracy");
     if (!dir) { cli_error("accuracy", 0, "out of memory"); goto done; }
-    char *lcl = meta_cmdline(cli_argc, cli_argv);   /* one writer for the whole run (lock.h) */
-    int lrc = results_lock_take(&lk, dir, lcl);
-    free(lcl);
-    if (lrc) { status = cli_lib_error("accuracy", lrc == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL); goto done; }
-    if (results_prepare_dir(dir)) { cli_lib_error("accuracy", 0); goto done; }
-    /* a directory to resume is an input, and its rows were computed with
-     * settings that must be this run's (resume.h) */
+    /* one writer for the whole run (lock.h); a directory to resume is an
+     * input, and its rows were computed with settings that must be this
+     * run's (resume.h) */
     json_t *ident = json_pack("{s:o}", "accuracy_settings", accuracy_identity(&c));
-    int irc = ident ? resume_check(dir, ident) : rbd_fail(RBD_ENOMEM, "out of memory");
-    if (irc) { json_decref(ident); status = cli_lib_error("accuracy", irc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE); goto done; }
+    char *lcl = meta_cmdline(cli_argc, cli_argv);
+    int bad_input = 0, irc = ident ? resume_open(&lk, dir, lcl, ident, &bad_input) : rbd_fail(RBD_ENOMEM, "out of memory");
+    free(lcl);
+    if (irc) { json_decref(ident); status = cli_lib_error("accuracy", bad_input ? EXIT_USAGE : EXIT_FAIL); goto done; }
     char *cl = meta_cmdline(cli_argc, cli_argv);
     int mrc = meta_write(dir, cl, ident);
     json_decref(ident);

@@ -4,9 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "measure/bench.h"
 #include "commands/cli.h"
-#include "store/lock.h"
+#include "measure/crossover_set.h"
 #include "store/meta.h"
 #include "store/resume.h"
 
@@ -33,7 +32,9 @@ static const char help[] =
     "crossover.csv: A, B, bf, range, N_cross, bracket_lo, bracket_hi, status\n"
     "(found | at-lo | none | unresolved@N), probes, repetitions, confidence.\n";
 
-int cmd_crossover(int argc, char **argv)
+/* The flags: A and B, the search's options, the sweep keys.  0 to go on,
+ * else the exit status (-1: --help). */
+static int read_args(int argc, char **argv, sweep_config *c, xo_opts *xo, const char **out, const rbd_method *m[2])
 {
     static const struct option extra[] = {
         { "out", required_argument, 0, 'o' }, { "alpha", required_argument, 0, 'a' },
@@ -41,40 +42,28 @@ int cmd_crossover(int argc, char **argv)
         { "range", required_argument, 0, 'g' }, { "help", no_argument, 0, 'h' } };
     struct option *opts = sweep_options(extra, 6);
     if (!opts) return cli_error("crossover", EXIT_FAIL, "out of memory");
-    sweep_config c;
-    sweep_config_init(&c);
-    xo_opts xo;
-    xo_opts_default(&xo);
-    xo.lo = c.xo_lo;
-    xo.hi = c.xo_hi;
-    const char *out = NULL;
     int ch, status = EXIT_USAGE;
     long v;
-    csvlog log, plog;
-    memset(&log, 0, sizeof log);
-    memset(&plog, 0, sizeof plog);
-    xo_probes *pr = NULL;
-    results_lock lk = { -1, NULL, NULL, 0 };
     optind = 1;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
         switch (ch) {
-        case 'h': fputs(help, stdout); status = EXIT_OK; goto done;
-        case 'o': out = optarg; break;
+        case 'h': fputs(help, stdout); status = -1; goto done;
+        case 'o': *out = optarg; break;
         case 'a':
-            if (cli_num("crossover", "--alpha", optarg, &xo.alpha)) goto done;
-            if (!(xo.alpha > 0 && xo.alpha < 0.5)) { cli_error("crossover", 0, "--alpha: %s is out of range (0, 0.5)", optarg); goto done; }
+            if (cli_num("crossover", "--alpha", optarg, &xo->alpha)) goto done;
+            if (!(xo->alpha > 0 && xo->alpha < 0.5)) { cli_error("crossover", 0, "--alpha: %s is out of range (0, 0.5)", optarg); goto done; }
             break;
-        case 'r': if (cli_int("crossover", "--min-reps", optarg, 1, 10000, &v)) goto done; xo.min_reps = (int)v; break;
-        case 'R': if (cli_int("crossover", "--max-reps", optarg, 1, 100000, &v)) goto done; xo.max_reps = (int)v; break;
+        case 'r': if (cli_int("crossover", "--min-reps", optarg, 1, 10000, &v)) goto done; xo->min_reps = (int)v; break;
+        case 'R': if (cli_int("crossover", "--max-reps", optarg, 1, 100000, &v)) goto done; xo->max_reps = (int)v; break;
         case 'g':
-            if (sweep_config_set(&c, "crossover_range", optarg, "--range")) { cli_lib_error("crossover", 0); goto done; }
-            xo.lo = c.xo_lo;
-            xo.hi = c.xo_hi;
+            if (sweep_config_set(c, "crossover_range", optarg, "--range")) { cli_lib_error("crossover", 0); goto done; }
+            xo->lo = c->xo_lo;
+            xo->hi = c->xo_hi;
             break;
         default:
             if (ch >= SWEEP_OPT_BASE) {
-                if (sweep_config_flag(&c, ch - SWEEP_OPT_BASE, optarg)) { cli_lib_error("crossover", 0); goto done; }
+                if (sweep_config_flag(c, ch - SWEEP_OPT_BASE, optarg)) { cli_lib_error("crossover", 0); goto done; }
                 break;
             }
             cli_bad_option("crossover", ch, argv);
@@ -82,89 +71,80 @@ int cmd_crossover(int argc, char **argv)
         }
     }
     if (argc - optind != 2) { cli_error("crossover", 0, "needs two methods, A and B"); cli_usage_error("crossover"); goto done; }
-    if (xo.max_reps < xo.min_reps) { cli_error("crossover", 0, "--max-reps must be >= --min-reps"); goto done; }
-    const rbd_method *mA = NULL, *mB = NULL;
+    if (xo->max_reps < xo->min_reps) { cli_error("crossover", 0, "--max-reps must be >= --min-reps"); goto done; }
     for (int k = 0; k < 2; k++) {
         cli_target t;
         if (cli_find_target("crossover", argv[optind + k], &t)) goto done;
         if (!t.method) { cli_error("crossover", 0, "'%s' is a base algorithm; crossover compares methods", argv[optind + k]); goto done; }
-        if (k) mB = t.method; else mA = t.method;
+        m[k] = t.method;
     }
-    if (!c.nbf && sweep_config_set(&c, "bf", "1", "--bf")) { cli_lib_error("crossover", 0); goto done; }
-    if (bench_setup("crossover", &c)) goto done;    /* --pin: refused before any write */
-    status = EXIT_FAIL;
-    if (out) {
-        char *p = NULL;
-        /* one writer for the whole run (lock.h) */
-        char *lcl = meta_cmdline(cli_argc, cli_argv);
-        int lrc = results_lock_take(&lk, out, lcl);
-        free(lcl);
-        if (lrc) { status = cli_lib_error("crossover", lrc == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL); goto done; }
-        if (results_prepare_dir(out)) { cli_lib_error("crossover", 0); goto done; }
-        /* a directory to resume is an input: another build's, a garbage
-         * meta.json or a malformed table is refused before anything is
-         * written (resume.h; the crossover options are in the rows' key) */
-        int irc = resume_check(out, NULL);
-        if (irc) { status = cli_lib_error("crossover", irc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE); goto done; }
-        if (!(p = results_path(out, CROSSOVER_CSV)) ||
-            csvlog_open(&log, p, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY)) {
-            free(p);
-            cli_lib_error("crossover", 0);
-            goto done;
-        }
-        free(p);
-        if (!(p = results_path(out, CROSSOVER_PROBES_CSV)) ||
-            csvlog_open(&plog, p, crossover_probes_cols, CROSSOVER_PROBES_NCOLS, CROSSOVER_PROBES_NKEY)) {
-            free(p);
-            cli_lib_error("crossover", 0);
-            goto done;
-        }
-        free(p);
-    }
-    if (!(pr = malloc(sizeof *pr))) { cli_error("crossover", 0, "out of memory"); goto done; }
-    cli_catch_interrupt();
+    if (!c->nbf && sweep_config_set(c, "bf", "1", "--bf")) { cli_lib_error("crossover", 0); goto done; }
+    status = 0;
+done:
+    free(opts);
+    return status;
+}
+
+/* One search per bf, each printed as it ends and appended to the set. */
+static int search_all(const sweep_config *c, const xo_opts *xo, const rbd_method *m[2], xo_set *set)
+{
     printf("%-12s %-12s %5s %9s %8s %-14s %6s %6s %10s\n", "A", "B", "bf", "N_cross", "bracket", "status", "probes",
            "reps", "confidence");
-    for (int b = 0; b < c.nbf && !cli_interrupted; b++) {
+    for (int b = 0; b < c->nbf && !cli_interrupted; b++) {
         crossover_row row;
         xo_result r;
-        memset(&r, 0, sizeof r);
-        crossover_row_make(mA->name, mB->name, c.bf[b], &xo, &r, &row);
-        if (out && csvlog_find_row(&log, &row) >= 0) {
-            fprintf(stderr, "rbdiff crossover: %s vs %s at bf = %g already in %s; skipped\n", mA->name, mB->name,
-                    c.bf[b], log.path);
+        if (xo_set_has(set, m[0]->name, m[1]->name, c->bf[b], xo, &row)) {
+            fprintf(stderr, "rbdiff crossover: %s vs %s at bf = %g already in %s; skipped\n", m[0]->name, m[1]->name,
+                    c->bf[b], set->rows.path);
             continue;
         }
-        int rc = crossover_run(mA, mB, c.bf[b], &c, &xo, &cli_interrupted, &r, pr);
+        int rc = xo_set_search(set, m[0], m[1], c->bf[b], c, xo, &cli_interrupted, &r, &row);
         if (rc == 1) break;
-        if (rc) { cli_lib_error("crossover", 0); goto done; }
-        crossover_row_make(mA->name, mB->name, c.bf[b], &xo, &r, &row);
+        if (rc) return cli_lib_error("crossover", EXIT_FAIL);
         char ncross[32] = "-";
         if (isfinite(row.N_cross)) snprintf(ncross, sizeof ncross, "%.0f", row.N_cross);
-        printf("%-12s %-12s %5g %9s %4d:%-3d %-14s %6d %6d %10.4f\n", mA->name, mB->name, c.bf[b], ncross, r.lo, r.hi,
-               row.status, r.probes, r.reps, r.confidence);
+        printf("%-12s %-12s %5g %9s %4d:%-3d %-14s %6d %6d %10.4f\n", m[0]->name, m[1]->name, c->bf[b], ncross, r.lo,
+               r.hi, row.status, r.probes, r.reps, r.confidence);
         fflush(stdout);
-        if (out && (csvlog_append_row(&log, &row) || crossover_log_probes(&plog, mA->name, mB->name, c.bf[b], pr))) {
-            cli_lib_error("crossover", 0);
-            goto done;
-        }
+        if (xo_set_append(set, &row)) return cli_lib_error("crossover", EXIT_FAIL);
     }
-    if (out) {
-        char *cl = meta_cmdline(cli_argc, cli_argv);
+    return EXIT_OK;
+}
+
+int cmd_crossover(int argc, char **argv)
+{
+    sweep_config c;
+    sweep_config_init(&c);
+    xo_opts xo;
+    xo_opts_from_config(&xo, &c);
+    const char *out = NULL;
+    const rbd_method *m[2] = { NULL, NULL };
+    xo_set set;
+    memset(&set, 0, sizeof set);
+    results_lock lk = { -1, NULL, NULL, 0 };
+    char *cl = meta_cmdline(cli_argc, cli_argv);
+    int status = read_args(argc, argv, &c, &xo, &out, m), bad_input = 0;
+    if (!status) status = bench_setup("crossover", &c);    /* --pin: refused before any write */
+    /* a directory to resume is an input: another build's, a garbage
+     * meta.json or a malformed table is refused before anything is
+     * written (resume.h; the crossover options are in the rows' key) */
+    if (!status && out && resume_open(&lk, out, cl, NULL, &bad_input))
+        status = cli_lib_error("crossover", bad_input ? EXIT_USAGE : EXIT_FAIL);
+    if (!status && xo_set_open(&set, out)) status = cli_lib_error("crossover", EXIT_FAIL);
+    if (!status) {
+        cli_catch_interrupt();
+        status = search_all(&c, &xo, m, &set);
+    }
+    if (!status && out) {
         json_t *xm = json_pack("{s:o}", "method_options", meta_method_options(&c));
-        int mrc = meta_write(out, cl, xm);
+        if (meta_write(out, cl, xm)) status = cli_lib_error("crossover", EXIT_FAIL);
         json_decref(xm);
-        if (mrc) { free(cl); cli_lib_error("crossover", 0); goto done; }
-        free(cl);
     }
-    status = cli_interrupted ? cli_error("crossover", EXIT_INTERRUPTED, "interrupted; finished rows are on disk")
-                             : EXIT_OK;
-done:
+    if (!status && cli_interrupted)
+        status = cli_error("crossover", EXIT_INTERRUPTED, "interrupted; finished rows are on disk");
     results_lock_release(&lk, status == EXIT_USAGE);
-    free(pr);
-    csvlog_close(&plog);
-    csvlog_close(&log);
-    free(opts);
+    xo_set_close(&set);
+    free(cl);
     sweep_config_free(&c);
-    return status;
+    return status < 0 ? EXIT_OK : status;
 }

@@ -92,29 +92,28 @@ static int write_blocks(FILE *f, void *p)
     return rc ? rbd_fail(RBD_EIO, "write error") : RBD_OK;
 }
 
-int cmd_eval(int argc, char **argv)
+/* The flags: method, --model, --state, --out and the method options.
+ * 0 to go on, else the exit status (-1: --help). */
+static int read_args(int argc, char **argv, const char **spec, const char **state, const char **out, rbd_options *o)
 {
     static const struct option opts[] = {
         { "model", required_argument, 0, 'm' }, { "state", required_argument, 0, 's' },
         { "out", required_argument, 0, 'o' }, { "minv", required_argument, 0, 'M' },
         { "fd-forward", no_argument, 0, 'F' }, { "cs-step", required_argument, 0, 'H' },
         { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
-    const char *spec = NULL, *state = NULL, *out = NULL;
-    rbd_options o;
-    rbd_options_default(&o);
     int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":hm:s:o:", opts, NULL)) != -1) {
         switch (c) {
-        case 'h': fputs(help, stdout); return EXIT_OK;
-        case 'm': spec = optarg; break;
-        case 's': state = optarg; break;
-        case 'o': out = optarg; break;
-        case 'F': o.fd_forward = 1; break;
+        case 'h': fputs(help, stdout); return -1;
+        case 'm': *spec = optarg; break;
+        case 's': *state = optarg; break;
+        case 'o': *out = optarg; break;
+        case 'F': o->fd_forward = 1; break;
         case 'H':
-            if (cli_num("eval", "--cs-step", optarg, &o.cs_step)) return EXIT_USAGE;
-            if (!(o.cs_step > 0) || o.cs_step > RBD_CS_STEP_MAX)
+            if (cli_num("eval", "--cs-step", optarg, &o->cs_step)) return EXIT_USAGE;
+            if (!(o->cs_step > 0) || o->cs_step > RBD_CS_STEP_MAX)
                 return cli_error("eval", EXIT_USAGE, "--cs-step: %s is out of range (0, %g]", optarg, RBD_CS_STEP_MAX);
             break;
         case 'M': {
@@ -123,7 +122,7 @@ int cmd_eval(int argc, char **argv)
             if (k == RBD_MINV_NKINDS)
                 return cli_error("eval", EXIT_USAGE, "--minv: unknown kind '%s' (valid: analytic, ltdl, lapack)",
                                  optarg);
-            o.minv = (rbd_minv_kind)k;
+            o->minv = (rbd_minv_kind)k;
             break;
         }
         default: return cli_bad_option("eval", c, argv);
@@ -134,77 +133,104 @@ int cmd_eval(int argc, char **argv)
                   optind < argc - 1 ? argv[optind + 1] : "");
         return cli_usage_error("eval");
     }
-    if (!spec || !state) {
-        cli_error("eval", EXIT_USAGE, "%s is required", !spec ? "--model SPEC" : "--state FILE");
+    if (!*spec || !*state) {
+        cli_error("eval", EXIT_USAGE, "%s is required", !*spec ? "--model SPEC" : "--state FILE");
         return cli_usage_error("eval");
     }
+    return 0;
+}
+
+/* One evaluation: what is evaluated, on which model and state, and where
+ * its outputs go (one buffer: internal q, v, a|tau, then the outputs). */
+typedef struct {
     cli_target t;
-    if (cli_find_target("eval", argv[optind], &t)) return EXIT_USAGE;
-    const rbd_method *meth = t.method;
+    const char *name, *need;        /* the method's name; "a", "tau" or the base's needs */
+    int id, so;                     /* an ID kind; a second-order kind */
     rbd_model *m;
-    int rc = cli_model("eval", spec, &m);
-    if (rc) return rc;
-    int status = EXIT_FAIL;
     rbd_state_file sf;
-    void *ws = NULL;
-    size_t nv = (size_t)m->nv, nn = nv * nv;
-    double *buf = NULL;
-    if (rbd_state_file_read(state, m, &sf)) {   /* missing, unreadable or malformed: the input is wrong */
-        rbd_model_free(m);
-        return cli_lib_error("eval", EXIT_USAGE);
-    }
-    int id = meth ? rbd_output_is_id(meth->output) : !strcmp(t.base->needs, "a");
-    int so = meth && rbd_output_order(meth->output) == 2;
-    const char *need = meth ? (id ? "a" : "tau") : t.base->needs;
-    const char *missing = !sf.v ? "v" : !strcmp(need, "a") && !sf.a ? "a" : !strcmp(need, "tau") && !sf.tau ? "tau" : NULL;
-    if (missing) {
-        status = cli_error("eval", EXIT_USAGE, "%s: field '%s' is missing (%s needs q, v%s%s)", state, missing, argv[optind],
-                  *need ? " and " : "", need);
-        goto done;
-    }
-    if (meth && rbd_method_supports(meth, m)) { status = cli_lib_error("eval", EXIT_USAGE); goto done; }
+    double *buf;
+    rbd_state st;
+    eval_out e;
+} eval_job;
+
+/* The state has what the method needs, the method takes the model's
+ * joints, and the outputs fit in memory; 0 or the exit status. */
+static int check_job(const eval_job *j, const char *state)
+{
+    const rbd_state_file *sf = &j->sf;
+    const char *need = j->need;
+    const char *missing = !sf->v ? "v" : !strcmp(need, "a") && !sf->a ? "a" : !strcmp(need, "tau") && !sf->tau ? "tau" : NULL;
+    if (missing)
+        return cli_error("eval", EXIT_USAGE, "%s: field '%s' is missing (%s needs q, v%s%s)", state, missing, j->name,
+                         *need ? " and " : "", need);
+    if (j->t.method && rbd_method_supports(j->t.method, j->m)) return cli_lib_error("eval", EXIT_USAGE);
     /* a second-order kind: four nv^3 tensors and a user-numbered copy;
      * a model they would not fit is refused before anything is allocated */
-    size_t n3 = so ? nn * nv : 0;
-    if (so && rbd_so_check_size(m, "eval", NULL)) { cli_lib_error("eval", EXIT_FAIL); goto done; }
+    if (j->so && rbd_so_check_size(j->m, "eval", NULL)) return cli_lib_error("eval", EXIT_FAIL);
     /* internal q, v, a|tau; outputs: 2 vectors + 3 matrices + user scratch */
-    if (!so) {
+    if (!j->so) {
         char what[128];
+        const rbd_model *m = j->m;
         snprintf(what, sizeof what, "eval on nv = %d (four dense nv x nv outputs)", m->nv);
-        if (rbd_check_memory(what, 8.0 * ((double)m->nq + 4.0 * m->nv + 4.0 * m->nv * (double)m->nv))) {
-            cli_lib_error("eval", EXIT_FAIL);
-            goto done;
-        }
+        if (rbd_check_memory(what, 8.0 * ((double)m->nq + 4.0 * m->nv + 4.0 * m->nv * (double)m->nv)))
+            return cli_lib_error("eval", EXIT_FAIL);
     }
-    buf = calloc((size_t)m->nq + 4 * nv + 4 * nn + 5 * n3, sizeof *buf);
-    if (!buf) { cli_error("eval", EXIT_FAIL, "out of memory (nv = %d)", m->nv); goto done; }
-    double *q = buf, *v = q + m->nq, *x = v + nv;
-    eval_out e = { m, meth ? meth->output : RBD_ID_DERIVS, { 0 }, x + 2 * nv + 3 * nn, t.base, x + 2 * nv };
-    rbd_q_from_user(m, sf.q, q);
-    rbd_v_from_user(m, sf.v, v);
-    if (sf.a && !strcmp(need, "a")) rbd_v_from_user(m, sf.a, x);
-    if (sf.tau && !strcmp(need, "tau")) rbd_v_from_user(m, sf.tau, x);
+    return 0;
+}
+
+/* The buffer laid out: the state in internal numbering, then each output
+ * block of the method's kind; 0 or the exit status. */
+static int lay_out(eval_job *j)
+{
+    const rbd_model *m = j->m;
+    size_t nv = (size_t)m->nv, nn = nv * nv, n3 = j->so ? nn * nv : 0;
+    j->buf = calloc((size_t)m->nq + 4 * nv + 4 * nn + 5 * n3, sizeof *j->buf);
+    if (!j->buf) return cli_error("eval", EXIT_FAIL, "out of memory (nv = %d)", m->nv);
+    double *q = j->buf, *v = q + m->nq, *x = v + nv;
+    eval_out e = { m, j->t.method ? j->t.method->output : RBD_ID_DERIVS, { 0 }, x + 2 * nv + 3 * nn, j->t.base,
+                   x + 2 * nv };
+    rbd_q_from_user(m, j->sf.q, q);
+    rbd_v_from_user(m, j->sf.v, v);
+    if (j->sf.a && !strcmp(j->need, "a")) rbd_v_from_user(m, j->sf.a, x);
+    if (j->sf.tau && !strcmp(j->need, "tau")) rbd_v_from_user(m, j->sf.tau, x);
     double *o1 = x + nv, *mats = x + 2 * nv, *ten = x + 2 * nv + 4 * nn;
-    if (so && id) {
+    if (j->so && j->id) {
         e.d.tau = o1; e.d.d2tau_dq2 = ten; e.d.d2tau_dv2 = ten + n3; e.d.d2tau_dqdv = ten + 2 * n3;
         e.d.dM_dq = ten + 3 * n3; e.user = ten + 4 * n3;
-    } else if (so) {
+    } else if (j->so) {
         e.d.qdd = o1; e.d.d2qdd_dq2 = ten; e.d.d2qdd_dv2 = ten + n3; e.d.d2qdd_dqdv = ten + 2 * n3;
         e.d.d2qdd_dqdtau = ten + 3 * n3; e.user = ten + 4 * n3;
-    } else if (id) { e.d.tau = o1; e.d.dtau_dq = mats; e.d.dtau_dv = mats + nn; }
+    } else if (j->id) { e.d.tau = o1; e.d.dtau_dq = mats; e.d.dtau_dv = mats + nn; }
     else { e.d.qdd = o1; e.d.dqdd_dq = mats; e.d.dqdd_dv = mats + nn; e.d.dqdd_dtau = mats + 2 * nn; }
-    rbd_state st = { q, v, id ? x : NULL, id ? NULL : x };
-    if (t.base) {
+    j->e = e;
+    j->st = (rbd_state){ q, v, j->id ? x : NULL, j->id ? NULL : x };
+    return 0;
+}
+
+/* The base algorithm or the method at the state; 0 or the exit status. */
+static int evaluate(eval_job *j, const rbd_options *o)
+{
+    const rbd_model *m = j->m;
+    const rbd_state *st = &j->st;
+    if (j->t.base) {
         rbd_data *d = rbd_data_new(m);
-        if (!d) { cli_lib_error("eval", EXIT_FAIL); goto done; }
-        rc = rbd_base_eval(t.base, m, d, q, v, x, x, e.base_out);
+        if (!d) return cli_lib_error("eval", EXIT_FAIL);
+        const double *x = j->id ? st->a : st->tau;
+        int rc = rbd_base_eval(j->t.base, m, d, st->q, st->v, x, x, j->e.base_out);
         rbd_data_free(d);
-        if (rc) { status = cli_lib_error("eval", eval_status(rc)); goto done; }
-    } else {
-        if ((rc = meth->init(m, &o, &ws))) { ws = NULL; cli_lib_error("eval", EXIT_FAIL); goto done; }
-        if ((rc = rbd_method_eval(meth, ws, m, &st, &e.d))) { status = cli_lib_error("eval", eval_status(rc)); goto done; }
+        return rc ? cli_lib_error("eval", eval_status(rc)) : 0;
     }
-    /* A result at an ill-conditioned M(q) is written, with a warning. */
+    const rbd_method *meth = j->t.method;
+    void *ws = NULL;
+    if (meth->init(m, o, &ws)) return cli_lib_error("eval", EXIT_FAIL);
+    int rc = rbd_method_eval(meth, ws, m, st, &j->e.d);
+    meth->fini(ws);
+    return rc ? cli_lib_error("eval", eval_status(rc)) : 0;
+}
+
+/* A result at an ill-conditioned M(q) is written, with a warning. */
+static void warn_conditioning(const rbd_model *m, const double *q)
+{
     double rcond;
     if (!rbd_mass_rcond(m, q, &rcond) && rcond == 0)
         fprintf(stderr, "rbdiff eval: warning: M(q) is singular at this configuration (Cholesky fails); "
@@ -212,17 +238,40 @@ int cmd_eval(int argc, char **argv)
     else if (rcond < RBD_RCOND_WARN)
         fprintf(stderr, "rbdiff eval: warning: M(q) is ill-conditioned (reciprocal condition number %.3g, "
                 "LAPACK dpocon): about %.0f of 16 digits may be lost\n", rcond, rcond > 0 ? -log10(rcond) : 16.0);
-    if (out) {
-        if (atomic_write(out, write_blocks, &e)) { cli_lib_error("eval", EXIT_FAIL); goto done; }
-    } else if (write_blocks(stdout, &e) || fflush(stdout)) {
-        cli_error("eval", EXIT_FAIL, "cannot write to stdout");
-        goto done;
+}
+
+int cmd_eval(int argc, char **argv)
+{
+    const char *spec = NULL, *state = NULL, *out = NULL;
+    rbd_options o;
+    rbd_options_default(&o);
+    int status = read_args(argc, argv, &spec, &state, &out, &o);
+    if (status) return status < 0 ? EXIT_OK : status;
+    eval_job j;
+    memset(&j, 0, sizeof j);
+    j.name = argv[optind];
+    if (cli_find_target("eval", j.name, &j.t)) return EXIT_USAGE;
+    if ((status = cli_model("eval", spec, &j.m))) return status;
+    if (rbd_state_file_read(state, j.m, &j.sf)) {   /* missing, unreadable or malformed: the input is wrong */
+        rbd_model_free(j.m);
+        return cli_lib_error("eval", EXIT_USAGE);
     }
-    status = EXIT_OK;
-done:
-    if (ws && meth) meth->fini(ws);
-    free(buf);
-    rbd_state_file_free(&sf);
-    rbd_model_free(m);
+    const rbd_method *meth = j.t.method;
+    j.id = meth ? rbd_output_is_id(meth->output) : !strcmp(j.t.base->needs, "a");
+    j.so = meth && rbd_output_order(meth->output) == 2;
+    j.need = meth ? (j.id ? "a" : "tau") : j.t.base->needs;
+    status = check_job(&j, state);
+    if (!status) status = lay_out(&j);
+    if (!status) status = evaluate(&j, &o);
+    if (!status) {
+        warn_conditioning(j.m, j.st.q);
+        if (out) {
+            if (atomic_write(out, write_blocks, &j.e)) status = cli_lib_error("eval", EXIT_FAIL);
+        } else if (write_blocks(stdout, &j.e) || fflush(stdout))
+            status = cli_error("eval", EXIT_FAIL, "cannot write to stdout");
+    }
+    free(j.buf);
+    rbd_state_file_free(&j.sf);
+    rbd_model_free(j.m);
     return status;
 }

@@ -6,6 +6,7 @@
 #include "store/lock.h"
 #include "store/meta.h"
 #include "store/shard.h"
+#include "report/report.h"
 
 static const char help[] =
     "Usage: rbdiff merge [--force] OUT DIR1 [DIR2 ...]\n\n"
@@ -48,7 +49,8 @@ int cmd_merge(int argc, char **argv)
     int rc = results_lock_take(&lk, argv[optind], cl);
     if (rc) { free(cl); return cli_lib_error("merge", rc == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL); }
     cli_catch_interrupt();
-    rc = merge_results(argv[optind], argv + optind + 1, argc - optind - 1, force, cl, &bad_input, &cli_interrupted);
+    rc = merge_results(argv[optind], argv + optind + 1, argc - optind - 1, force, cl, report_write_derived, &bad_input,
+                       &cli_interrupted);
     free(cl);
     results_lock_release(&lk, rc != RBD_OK);     /* a failed merge wrote nothing into OUT (staging.h) */
     if (rc == MERGE_INTERRUPTED)

@@ -1,5 +1,6 @@
 /* rbdiff sweep: methods x bf x N (x extra models) into a results directory,
- * interrupt-safe and resumable (results.h, csvlog.h). */
+ * interrupt-safe and resumable: its flags, then the sweep engine
+ * (measure/sweep.h), the accuracy audit and the derived files. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,15 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "accuracy/accuracy_sweep.h"
-#include "measure/bench.h"
-#include "rbdiff/check.h"
 #include "commands/cli.h"
-#include "store/pack.h"
+#include "measure/sweep.h"
+#include "report/report.h"
 #include "store/meta.h"
-#include "plan/modelspec.h"
-#include "measure/progress.h"
-#include "store/shard.h"
-#include "store/lock.h"
 #include "store/resume.h"
 
 static const char help[] =
@@ -56,360 +52,136 @@ static const char help[] =
     "config, model specs or files, a DIR of another build), 130 interrupted\n"
     "(rerun to resume).\n";
 
-static int run_crossovers(const sweep_config *c, const char *dir, const shard_spec *sh, long cell0)
-{
-    char *p = results_path(dir, CROSSOVER_CSV), *pp = results_path(dir, CROSSOVER_PROBES_CSV);
-    csvlog log, plog;
-    memset(&plog, 0, sizeof plog);
-    if (!p || !pp) { free(p); free(pp); return cli_error("sweep", EXIT_FAIL, "out of memory"); }
-    if (csvlog_open(&log, p, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY)) {
-        free(p);
-        free(pp);
-        return cli_lib_error("sweep", EXIT_FAIL);
-    }
-    free(p);
-    if (csvlog_open(&plog, pp, crossover_probes_cols, CROSSOVER_PROBES_NCOLS, CROSSOVER_PROBES_NKEY)) {
-        free(pp);
-        csvlog_close(&log);
-        return cli_lib_error("sweep", EXIT_FAIL);
-    }
-    free(pp);
-    xo_probes *pr = malloc(sizeof *pr);
-    if (!pr) { csvlog_close(&log); csvlog_close(&plog); return cli_error("sweep", EXIT_FAIL, "out of memory"); }
-    xo_opts xo;
-    xo_opts_default(&xo);
-    xo.lo = c->xo_lo;
-    xo.hi = c->xo_hi;
-    int status = EXIT_OK;
-    for (int k = 0; k < c->nxo && !cli_interrupted; k++) {
-        const rbd_method *A = rbd_method_find(c->xo_a[k]), *B = rbd_method_find(c->xo_b[k]);
-        for (int b = 0; b < c->nbf && !cli_interrupted; b++) {
-            crossover_row row;
-            xo_result r;
-            memset(&r, 0, sizeof r);
-            crossover_row_make(A->name, B->name, c->bf[b], &xo, &r, &row);
-            if (!shard_owns(sh, cell0 + (long)k * c->nbf + b)) continue;
-            if (csvlog_find_row(&log, &row) >= 0) continue;
-            fprintf(stderr, "crossover %s vs %s, bf = %g ...\n", A->name, B->name, c->bf[b]);
-            int rc = crossover_run(A, B, c->bf[b], c, &xo, &cli_interrupted, &r, pr);
-            if (rc == 1) break;
-            if (rc) { status = cli_lib_error("sweep", EXIT_FAIL); goto done; }
-            crossover_row_make(A->name, B->name, c->bf[b], &xo, &r, &row);
-            /* the row, then its probes: a kill in between loses only the probes (Fig. 7's extra points) */
-            if (csvlog_append_row(&log, &row) || crossover_log_probes(&plog, A->name, B->name, c->bf[b], pr)) {
-                status = cli_lib_error("sweep", EXIT_FAIL);
-                goto done;
-            }
-        }
-    }
-done:
-    free(pr);
-    csvlog_close(&plog);
-    csvlog_close(&log);
-    return status;
-}
-
-/* samples.csv beside timings.csv: every batch of each row, for the rank
- * test of `compare`.  Appended after the row, so a kill in between leaves a
- * row without samples (compare then uses its quartiles); batches already
- * there (a rerun after such a kill) are kept. */
-static int open_samples(const char *dir, csvlog *slog)
-{
-    int rc = samples_unpack(dir);      /* a packed directory (rbdiff pack) */
-    if (rc) return rc;
-    char *p = results_path(dir, SAMPLES_CSV);
-    if (!p) return rbd_fail(RBD_ENOMEM, "out of memory");
-    rc = csvlog_open(slog, p, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY);
-    free(p);
-    return rc;
-}
-
-
-static int write_derived(const char *dir, const csvlog *t)
-{
-    void *a = NULL;
-    if (csvlog_rows(t, sizeof(timing_row), &a)) return cli_lib_error("sweep", EXIT_FAIL);
-    timing_row *rows = a;
-    if (timing_rows_attach(dir, rows, t->nrows)) { free(rows); return cli_lib_error("sweep", EXIT_FAIL); }
-    char *cl = meta_cmdline(cli_argc, cli_argv);
-    char *gb = results_path(dir, "benchmarks.json");
-    int rc = !gb || report_write_tables(dir, rows, t->nrows) || gbench_write(gb, rows, t->nrows, cl);
-    free(gb);
-    free(cl);
-    free(rows);
-    return rc ? cli_lib_error("sweep", EXIT_FAIL) : EXIT_OK;
-}
-
-/* peer_checks.csv: one row per peer function and model, whether timed or
- * not, with the cross-check's figure. */
-static int log_peer_check(csvlog *log, const bench_target *t, const bench_peer_note *nt, const char *model, int nv)
-{
-    const rbd_peer_func *pf = &t->peer->api->func[t->peer_func];
-    peer_check_row r;
-    memset(&r, 0, sizeof r);
-    snprintf(r.function, sizeof r.function, "%s", t->name);
-    snprintf(r.model, sizeof r.model, "%s", model);
-    r.nv = nv;
-    snprintf(r.ours, sizeof r.ours, "%s", pf->ours);
-    r.err = nt->checked ? nt->chk.err : NAN;
-    r.tol = nt->checked ? nt->chk.tol : pf->tol;
-    snprintf(r.timed, sizeof r.timed, "%s", *nt->why ? "no" : "yes");
-    snprintf(r.detail, sizeof r.detail, "%s", *nt->why ? nt->why : nt->chk.worst);
-    if (csvlog_find_row(log, &r) >= 0) return RBD_OK;
-    return csvlog_append_row(log, &r);
-}
-
-/* meta.json "peers": what was built, how, and what each function writes. */
-static json_t *peers_meta(const rbd_peer *p, int n)
-{
-    json_t *o = json_object();
-    for (int k = 0; o && k < n; k++) {
-        json_t *fs = json_array();
-        for (int f = 0; f < p[k].api->nfunc; f++) {
-            const rbd_peer_func *pf = &p[k].api->func[f];
-            json_array_append_new(fs, json_pack("{s:s, s:s, s:s, s:f}", "name", p[k].row[f], "ours", pf->ours,
-                                                "writes", pf->writes, "tol", pf->tol));
-        }
-        json_object_set_new(o, p[k].name, json_pack("{s:s, s:s, s:s, s:o}", "version", p[k].api->version, "build",
-                                                    p[k].api->build, "module", p[k].path, "functions", fs));
-    }
-    return o;
-}
-
-int cmd_sweep(int argc, char **argv)
+/* Flags and config: pass 1 reads the config file, so that the flags
+ * (pass 2) override it.  0 to go on, else the exit status (-1: --help). */
+static int read_args(int argc, char **argv, sweep_config *c, const char **out, shard_spec *sh)
 {
     static const struct option extra[] = { { "config", required_argument, 0, 'c' }, { "out", required_argument, 0, 'o' },
                                            { "help", no_argument, 0, 'h' }, { "shard", required_argument, 0, 'S' } };
     struct option *opts = sweep_options(extra, 4);
     if (!opts) return cli_error("sweep", EXIT_FAIL, "out of memory");
-    sweep_config c;
-    sweep_config_init(&c);
-    const char *config = NULL, *out = NULL;
-    char *dir = NULL;
+    const char *config = NULL;
     int ch, status = EXIT_USAGE;
-    bench_target *tg = NULL, **tp = NULL;
-    bench_model *bm = NULL;
-    timing_row *mrows = NULL;
-    int *st = NULL;
-    int ntg = 0, nbm = 0;
-    perfctr *pc = NULL;
-    csvlog log, slog, plog;
-    memset(&log, 0, sizeof log);
-    memset(&slog, 0, sizeof slog);
-    memset(&plog, 0, sizeof plog);
-    rbd_peer *peers = NULL;
-    int npeers = 0;
-    bench_peer_note *notes = NULL;
-    json_t *extra_meta = NULL;
-    shard_spec sh = { 1, 1 };
-    results_lock lk = { -1, NULL, NULL, 0 };
-    /* Pass 1: the config file, so that flags (pass 2) override it. */
     optind = 1;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1) {
-        if (ch == 'h') { fputs(help, stdout); status = EXIT_OK; goto done; }
+        if (ch == 'h') { fputs(help, stdout); status = -1; goto done; }
         if (ch == 'c') config = optarg;
-        else if (ch == 'o') out = optarg;
-        else if (ch == 'S') { if (shard_parse(optarg, &sh)) { cli_lib_error("sweep", 0); goto done; } }
+        else if (ch == 'o') *out = optarg;
+        else if (ch == 'S') { if (shard_parse(optarg, sh)) { cli_lib_error("sweep", 0); goto done; } }
         else if (ch < SWEEP_OPT_BASE) { cli_bad_option("sweep", ch, argv); goto done; }
     }
     if (optind < argc) { cli_error("sweep", 0, "unexpected argument '%s'", argv[optind]); cli_usage_error("sweep"); goto done; }
     if (config) {
-        int rc = sweep_config_read(&c, config);
-        if (rc) { status = cli_lib_error("sweep", EXIT_USAGE); goto done; }
-        sweep_config_allow_override(&c);
+        if (sweep_config_read(c, config)) { cli_lib_error("sweep", 0); goto done; }
+        sweep_config_allow_override(c);
     }
     optind = 1;
     while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1)
-        if (ch >= SWEEP_OPT_BASE && sweep_config_flag(&c, ch - SWEEP_OPT_BASE, optarg)) {
+        if (ch >= SWEEP_OPT_BASE && sweep_config_flag(c, ch - SWEEP_OPT_BASE, optarg)) {
             cli_lib_error("sweep", 0);
             goto done;
         }
-    if (!c.nN && !c.nmodels && !c.nrobots && !accuracy_wanted(&c)) {
-        cli_error("sweep", 0, "nothing to sweep: give N (--N LIST or 'N =' in a config)");
-        goto done;
-    }
-    if (c.nN && !c.nbf && sweep_config_set(&c, "bf", "1", "--bf")) { cli_lib_error("sweep", 0); goto done; }
-    if (bench_targets(&c, &tg, &ntg) || bench_models(&c, &bm, &nbm)) { cli_lib_error("sweep", 0); goto done; }
-    if (bench_peers_open("sweep", &c, &peers, &npeers) || bench_add_peer_targets(&tg, &ntg, peers, npeers)) {
-        status = cli_lib_error("sweep", EXIT_FAIL);
-        goto done;
-    }
-    if (bench_check_robot_methods(&c, peers, npeers, tg, ntg)) {
-        status = cli_lib_error("sweep", EXIT_USAGE);
-        goto done;
-    }
-    /* Every model spec must parse, and every model fit in memory, before
-     * anything is written: a method's outputs are 4 dense nv x nv blocks, a
-     * base algorithm's one, and the dynamics scratch two more. */
-    int any_method = 0;
-    for (int i = 0; i < ntg; i++) any_method |= tg[i].method != NULL;
-    for (int j = 0; j < nbm; j++) {
-        rbd_model *m;
-        int crc = cli_model("sweep", bm[j].spec, &m);
-        if (crc) { status = crc; goto done; }
-        double nn = (double)m->nv * m->nv;
-        char what[600];
-        snprintf(what, sizeof what, "timing on %s (nv = %d, %d dense nv x nv blocks)", bm[j].spec, m->nv,
-                 any_method ? 6 : 3);
-        int mrc = rbd_check_memory(what, 8.0 * nn * (any_method ? 6 : 3));
-        rbd_model_free(m);
-        if (mrc) { status = cli_lib_error("sweep", EXIT_FAIL); goto done; }
-    }
-    if (accuracy_wanted(&c)) {
+    status = 0;
+done:
+    free(opts);
+    return status;
+}
+
+/* Everything the sweep will read, checked before anything is written:
+ * the plan's cells (sweep.h), the audit's models, the CPU to pin. */
+static int plan_sweep(sweep_config *c, shard_spec sh, sweep_plan *p)
+{
+    if (!c->nN && !c->nmodels && !c->nrobots && !accuracy_wanted(c))
+        return cli_error("sweep", EXIT_USAGE, "nothing to sweep: give N (--N LIST or 'N =' in a config)");
+    if (c->nN && !c->nbf && sweep_config_set(c, "bf", "1", "--bf")) return cli_lib_error("sweep", EXIT_USAGE);
+    int bad_input;
+    if (sweep_plan_make("sweep", c, sh, p, &bad_input)) return cli_lib_error("sweep", bad_input ? EXIT_USAGE : EXIT_FAIL);
+    if (accuracy_wanted(c)) {
         bench_model *am = NULL;
         int nam = 0;
-        if (accuracy_models(&c, &am, &nam)) { cli_lib_error("sweep", 0); goto done; }
+        if (accuracy_models(c, &am, &nam)) return cli_lib_error("sweep", EXIT_USAGE);
         int bad = bench_models_check("sweep", am, nam);
         free(am);
-        if (bad) goto done;
+        if (bad) return bad;
     }
-    if (bench_setup("sweep", &c)) goto done;    /* --pin to a CPU that is not there: refused before any write */
-    status = EXIT_FAIL;
-    dir = out ? strdup(out) : cli_results_dir(c.name);
-    if (!dir) { cli_error("sweep", 0, "out of memory"); goto done; }
-    /* one writer for the whole run (lock.h): a second one is refused here */
-    char *lcl = meta_cmdline(cli_argc, cli_argv);
-    int lrc = results_lock_take(&lk, dir, lcl);
-    free(lcl);
-    if (lrc) { status = cli_lib_error("sweep", lrc == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL); goto done; }
-    if (results_prepare_dir(dir)) { cli_lib_error("sweep", 0); goto done; }
-    /* a directory to resume is an input: another build's, other settings,
-     * a garbage meta.json or a malformed table are refused before any file
-     * is opened for writing (resume.h) */
-    extra_meta = resume_settings(&c);
-    if (extra_meta && accuracy_wanted(&c)) json_object_set_new(extra_meta, "accuracy_settings", accuracy_identity(&c));
-    int irc = extra_meta ? resume_check(dir, extra_meta) : rbd_fail(RBD_ENOMEM, "out of memory");
-    if (irc) { status = cli_lib_error("sweep", irc == RBD_ENOMEM ? EXIT_FAIL : EXIT_USAGE); goto done; }
-    char *tpath = results_path(dir, TIMINGS_CSV);
-    if (!tpath || csvlog_open(&log, tpath, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY)) {
-        free(tpath);
-        cli_lib_error("sweep", 0);
-        goto done;
-    }
-    free(tpath);
-    if (open_samples(dir, &slog)) { cli_lib_error("sweep", 0); goto done; }
-    if (npeers) {
-        char *pp = results_path(dir, PEER_CHECKS_CSV);
-        int prc = !pp || csvlog_open(&plog, pp, peer_checks_cols, PEER_CHECKS_NCOLS, PEER_CHECKS_NKEY);
-        free(pp);
-        if (prc) { cli_lib_error("sweep", 0); goto done; }
-    }
-    if (log.dropped_partial)
-        fprintf(stderr, "rbdiff sweep: %s:%d: dropped a truncated line (interrupted write); it is measured again\n",
-                log.path, log.dropped_partial);
-    pc = bench_counters("sweep", c.counters);
-    json_object_set_new(extra_meta, "hardware_counters", json_boolean(pc != NULL));
-    /* how the batches were taken: all methods of a model in rounds (paired) */
-    json_object_set_new(extra_meta, "timing", json_string("rounds: one batch of every method of a model per round"));
-    if (npeers) json_object_set_new(extra_meta, "peers", peers_meta(peers, npeers));
-    if (sh.n > 1) json_object_set_new(extra_meta, "shard", json_sprintf("%d/%d", sh.k, sh.n));
-    char *cl = meta_cmdline(cli_argc, cli_argv);
-    int mrc = meta_write(dir, cl, extra_meta);
-    free(cl);
-    if (mrc) { cli_lib_error("sweep", 0); goto done; }
+    return bench_setup("sweep", c);    /* --pin to a CPU that is not there: refused before any write */
+}
 
-    tp = malloc(sizeof *tp * ((size_t)ntg + 1));
-    mrows = calloc((size_t)ntg + 1, sizeof *mrows);
-    st = malloc(sizeof *st * ((size_t)ntg + 1));
-    notes = calloc((size_t)ntg + 1, sizeof *notes);
-    if (!tp || !mrows || !st || !notes) { cli_error("sweep", 0, "out of memory"); goto done; }
-    cli_catch_interrupt();
-    int total = ntg * nbm, done_n = 0, skipped = 0, measured = 0;
-    progress pg;
-    progress_start(&pg, total, "cells (method x model)");
-    for (int j = 0; j < nbm && !cli_interrupted; j++) {
-        /* the targets of this model still to measure (this shard's, not in
-         * timings.csv yet), timed together: one batch of each per round */
-        int np = 0, ours_there = 0;
-        for (int i = 0; i < ntg; i++) {
-            const char *key[3] = { tg[i].name, tg[i].kind, bm[j].spec };
-            if (!shard_owns(&sh, (long)j * ntg + i)) continue;
-            if (j >= nbm - c.nrobots && !sweep_config_robot_times(&c, tg[i].name)) continue;  /* robot_methods */
-            if (csvlog_find(&log, key) >= 0) { skipped++; ours_there |= !tg[i].peer; continue; }
-            tp[np++] = &tg[i];
-        }
-        /* A peer is timed only in the rounds of our methods: not on a model
-         * whose rows of ours an earlier run wrote (the ratios would not be
-         * paired). */
-        for (int i = 0; ours_there && i < np; i++)
-            if (tp[i]->peer) {
-                fprintf(stderr, "rbdiff sweep: %s on %s: not timed: our methods' rows for this model are from an "
-                        "earlier run, and a peer is only timed in the same rounds (use a fresh --out)\n",
-                        tp[i]->name, bm[j].spec);
-                tp[i--] = tp[--np];
-            }
-        done_n += ntg - np;
-        if (!np) continue;
-        rbd_model *m = NULL;
-        if (model_from_spec(bm[j].spec, &m)) { progress_end(&pg); cli_lib_error("sweep", 0); goto done; }
-        char label[600];
-        snprintf(label, sizeof label, "%d methods on %s", np, bm[j].spec + (strncmp(bm[j].spec, "autotree:", 9) ? 0 : 9));
-        progress_update(&pg, done_n, label);
-        int rc = bench_measure_set((const bench_target *const *)tp, np, m, &bm[j], &c, pc, &cli_interrupted, mrows, st,
-                                   notes);
-        int mnv = m->nv;
-        rbd_model_free(m);
-        if (rc == 1) break;
-        if (rc) {
-            progress_end(&pg);
-            for (int i = 0; i < np; i++)
-                if (st[i] && st[i] != RBD_ENOTSUP) cli_error("sweep", 0, "%s on %s: %s", tp[i]->name, bm[j].spec, rbd_last_error());
-            goto done;
-        }
-        for (int i = 0; i < np; i++, done_n++) {
-            if (tp[i]->peer && st[i] != RBD_ENOTSUP) {
-                if (st[i] == BENCH_NOT_TIMED)
-                    fprintf(stderr, "rbdiff sweep: %s on %s: not timed: %s\n", tp[i]->name, bm[j].spec, notes[i].why);
-                if (log_peer_check(&plog, tp[i], &notes[i], bm[j].spec, mnv)) {
-                    progress_end(&pg);
-                    cli_lib_error("sweep", 0);
-                    goto done;
-                }
-            }
-            if (st[i] == RBD_ENOTSUP || st[i] == BENCH_NOT_TIMED) continue;  /* not applicable, or a peer not timed */
-            if (timings_append(&log, &mrows[i]) || samples_append(&slog, &mrows[i])) {
-                progress_end(&pg);
-                cli_lib_error("sweep", 0);
-                goto done;
-            }
-            measured++;
-        }
+/* The set taken (its lock, checked as an input to resume: another build's,
+ * other settings, a garbage meta.json or a malformed table are refused
+ * before any file is opened for writing), its tables opened, meta.json. */
+static int open_set(const sweep_plan *p, const char *dir, results_lock *lk, sweep_set *set, perfctr **pc)
+{
+    const sweep_config *c = p->c;
+    json_t *meta = resume_settings(c);
+    if (meta && accuracy_wanted(c)) json_object_set_new(meta, "accuracy_settings", accuracy_identity(c));
+    char *cl = meta_cmdline(cli_argc, cli_argv);
+    int bad_input = 0, status = EXIT_OK;
+    int rc = meta ? resume_open(lk, dir, cl, meta, &bad_input) : rbd_fail(RBD_ENOMEM, "out of memory");
+    if (!rc) rc = sweep_set_open("sweep", set, dir, p);
+    if (!rc) {
+        *pc = bench_counters("sweep", c->counters);
+        rc = sweep_set_meta(dir, p, meta, *pc != NULL, cl);
     }
-    progress_update(&pg, done_n, "");
-    progress_end(&pg);
-    if (!cli_interrupted && c.nxo && (status = run_crossovers(&c, dir, &sh, (long)ntg * nbm)) != EXIT_OK) goto done;
-    if (!cli_interrupted && accuracy_wanted(&c) && accuracy_sweep("sweep", &c, dir) == EXIT_FAIL) {
-        status = EXIT_FAIL;
-        goto done;
-    }
-    status = write_derived(dir, &log);
-    if (status) goto done;
-    fprintf(stderr, "rbdiff sweep: %d measured, %d already present, %d rows in %s\n", measured, skipped, log.nrows,
-            log.path);
-    if (cli_interrupted) {
-        status = cli_error("sweep", EXIT_INTERRUPTED, "interrupted; every finished row is in %s; rerun to resume",
-                           log.path);
-        goto done;
-    }
-    printf("%s\n", dir);
-    status = EXIT_OK;
-done:
-    results_lock_release(&lk, status == EXIT_USAGE);
-    json_decref(extra_meta);
-    perfctr_close(pc);
-    csvlog_close(&log);
-    csvlog_close(&slog);
-    csvlog_close(&plog);
-    bench_peers_close(peers, npeers);
-    free(notes);
-    free(dir);
-    free(tg);
-    free(tp);
-    free(mrows);
-    free(st);
-    free(bm);
-    free(opts);
-    sweep_config_free(&c);
+    if (rc) status = cli_lib_error("sweep", bad_input ? EXIT_USAGE : EXIT_FAIL);
+    free(cl);
+    json_decref(meta);
     return status;
+}
+
+/* The cells, the crossovers, the audit, then the derived files from every
+ * row the set holds. */
+static int run_sweep(const sweep_plan *p, const char *dir, sweep_set *set, perfctr *pc)
+{
+    sweep_tally t = { 0, 0 };
+    cli_catch_interrupt();
+    int rc = sweep_cells_run("sweep", p, set, pc, &cli_interrupted, &t);
+    if (rc == SWEEP_REPORTED) return EXIT_FAIL;
+    if (!rc && !cli_interrupted && p->c->nxo) rc = sweep_crossovers(p, dir, &cli_interrupted);
+    if (rc) return cli_lib_error("sweep", EXIT_FAIL);
+    if (!cli_interrupted && accuracy_wanted(p->c) && accuracy_sweep("sweep", p->c, dir) == EXIT_FAIL) return EXIT_FAIL;
+    void *rows = NULL;
+    char *cl = meta_cmdline(cli_argc, cli_argv);
+    rc = csvlog_rows(&set->timings, sizeof(timing_row), &rows);
+    if (!rc) rc = timing_rows_attach(dir, rows, set->timings.nrows);
+    if (!rc) rc = report_write_derived(dir, rows, set->timings.nrows, cl);
+    free(cl);
+    free(rows);
+    if (rc) return cli_lib_error("sweep", EXIT_FAIL);
+    fprintf(stderr, "rbdiff sweep: %d measured, %d already present, %d rows in %s\n", t.measured, t.skipped,
+            set->timings.nrows, set->timings.path);
+    if (cli_interrupted)
+        return cli_error("sweep", EXIT_INTERRUPTED, "interrupted; every finished row is in %s; rerun to resume",
+                         set->timings.path);
+    printf("%s\n", dir);
+    return EXIT_OK;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    sweep_config c;
+    sweep_config_init(&c);
+    const char *out = NULL;
+    shard_spec sh = { 1, 1 };
+    sweep_plan p;
+    memset(&p, 0, sizeof p);
+    sweep_set set;
+    memset(&set, 0, sizeof set);
+    results_lock lk = { -1, NULL, NULL, 0 };
+    perfctr *pc = NULL;
+    char *dir = NULL;
+    int status = read_args(argc, argv, &c, &out, &sh);
+    if (!status) status = plan_sweep(&c, sh, &p);
+    if (!status && !(dir = out ? strdup(out) : cli_results_dir(c.name)))
+        status = cli_error("sweep", EXIT_FAIL, "out of memory");
+    if (!status) status = open_set(&p, dir, &lk, &set, &pc);
+    if (!status) status = run_sweep(&p, dir, &set, pc);
+    results_lock_release(&lk, status == EXIT_USAGE);
+    perfctr_close(pc);
+    sweep_set_close(&set);
+    sweep_plan_free(&p);
+    free(dir);
+    sweep_config_free(&c);
+    return status < 0 ? EXIT_OK : status;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "measure/bench.h"
 #include "commands/cli.h"
+#include "measure/method_facts.h"
 #include "measure/roofline.h"
 #include "report/report_ratios.h"
 
@@ -77,149 +78,191 @@ static void print_peers(const bench_target *tg, int ntg, const int *st, const be
     }
 }
 
-int cmd_time(int argc, char **argv)
+/* What `time` runs: the targets (and dgemm with --roofline, the peers'
+ * functions) and the models, with the baselines of the ratios. */
+typedef struct {
+    sweep_config c;
+    const char *baseline, *idb, *fdb;
+    int roofline;
+    bench_target *tg;
+    int ntg;
+    bench_model *bm;
+    int nbm;
+    rbd_peer *peers;
+    int npeers;
+} time_plan;
+
+/* The flags.  0 to go on, else the exit status (-1: --help). */
+static int read_args(int argc, char **argv, time_plan *tp)
 {
     static const struct option extra[] = { { "baseline", required_argument, 0, 'B' }, { "help", no_argument, 0, 'h' },
                                            { "roofline", no_argument, 0, 'R' } };
     struct option *opts = sweep_options(extra, 3);
-    int roofline = 0;
     if (!opts) return cli_error("time", EXIT_FAIL, "out of memory");
-    sweep_config c;
-    sweep_config_init(&c);
-    const char *baseline = NULL;
     int ch, status = EXIT_USAGE;
     optind = 1;
     opterr = 0;
-    bench_target *tg = NULL;
-    bench_model *bm = NULL;
-    timing_row *rows = NULL;
-    int ntg = 0, nbm = 0, nrows = 0;
-    perfctr *pc = NULL;
-    bench_target **tp = NULL;
-    int *st = NULL;
-    rbd_peer *peers = NULL;
-    int npeers = 0;
-    bench_peer_note *notes = NULL;
     while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        if (ch == 'h') { fputs(help, stdout); status = EXIT_OK; goto done; }
-        if (ch == 'B') { baseline = optarg; continue; }
-        if (ch == 'R') { roofline = 1; continue; }
+        if (ch == 'h') { fputs(help, stdout); status = -1; goto done; }
+        if (ch == 'B') { tp->baseline = optarg; continue; }
+        if (ch == 'R') { tp->roofline = 1; continue; }
         if (ch >= SWEEP_OPT_BASE) {
-            if (sweep_config_flag(&c, ch - SWEEP_OPT_BASE, optarg)) { cli_lib_error("time", 0); goto done; }
+            if (sweep_config_flag(&tp->c, ch - SWEEP_OPT_BASE, optarg)) { cli_lib_error("time", 0); goto done; }
             continue;
         }
         cli_bad_option("time", ch, argv);
         goto done;
     }
     if (optind < argc) { cli_error("time", 0, "unexpected argument '%s'", argv[optind]); cli_usage_error("time"); goto done; }
-    if (!c.nN && !c.nmodels && !c.nrobots) {
-        cli_error("time", 0, "nothing to time: give --N LIST (autoTree sizes), --robots LIST or --model SPEC");
-        goto done;
+    status = 0;
+done:
+    free(opts);
+    return status;
+}
+
+/* Targets and models, every model built once up front: a bad one is named
+ * before anything is timed. */
+static int plan_time(time_plan *tp)
+{
+    sweep_config *c = &tp->c;
+    if (!c->nN && !c->nmodels && !c->nrobots)
+        return cli_error("time", EXIT_USAGE, "nothing to time: give --N LIST (autoTree sizes), --robots LIST or --model SPEC");
+    if (!c->nbf && sweep_config_set(c, "bf", "1", "--bf")) return cli_lib_error("time", EXIT_USAGE);
+    cli_target t;
+    if (tp->baseline && cli_find_target("time", tp->baseline, &t)) return EXIT_USAGE;
+    if (bench_targets(c, &tp->tg, &tp->ntg) || bench_models(c, &tp->bm, &tp->nbm)) return cli_lib_error("time", EXIT_USAGE);
+    int bad = bench_models_check("time", tp->bm, tp->nbm);
+    if (bad) return bad;
+    if (bench_peers_open("time", c, &tp->peers, &tp->npeers) ||
+        bench_add_peer_targets(&tp->tg, &tp->ntg, tp->peers, tp->npeers))
+        return cli_lib_error("time", EXIT_FAIL);
+    if (c->npeers && !tp->npeers) fprintf(stderr, "rbdiff time: no peer found; timing rbdiff's methods alone\n");
+    int have = 0;
+    for (int i = 0; i < tp->ntg; i++) have |= tp->tg[i].dgemm;
+    if (tp->roofline && !have) {   /* bench_targets leaves room for it */
+        bench_target *d = &tp->tg[tp->ntg++];
+        memset(d, 0, sizeof *d);
+        d->name = ROOFLINE_NAME;
+        d->kind = ROOFLINE_KIND;
+        d->dgemm = 1;
     }
-    if (!c.nbf && sweep_config_set(&c, "bf", "1", "--bf")) { cli_lib_error("time", 0); goto done; }
-    if (baseline) {
-        cli_target t;
-        if (cli_find_target("time", baseline, &t)) goto done;
+    const char *idb = method_kind_baseline("ID"), *fdb = method_kind_baseline("FD");
+    tp->idb = tp->baseline ? tp->baseline : rbd_method_find(idb) ? idb : NULL;
+    tp->fdb = tp->baseline ? tp->baseline : rbd_method_find(fdb) ? fdb : NULL;
+    return bench_setup("time", c);    /* --pin: refused (2) before the table starts */
+}
+
+/* One of our rows of the model: ns per call, the paired ratio to its
+ * baseline, counters, flops and the rate against dgemm's. */
+static void print_row(const time_plan *tp, const timing_row *r, const timing_row *rows, int nrows, int wn)
+{
+    const char *bn = !strcmp(r->kind, "ID") ? tp->idb : !strcmp(r->kind, "FD") ? tp->fdb : tp->baseline;
+    const timing_row *b = bn ? timing_rows_find(rows, nrows, bn, r->model) : NULL;
+    const timing_row *roof = timing_rows_find(rows, nrows, ROOFLINE_NAME, r->model);
+    char ratio[32] = "-", wk[32] = "-", ins[32] = "-", fl[32] = "-", gf[32] = "-", frac[32] = "-";
+    double q;
+    int w, K = b ? report_paired(r, b, &q, &w) : 0;
+    if (K) snprintf(ratio, sizeof ratio, "%.3f", q), snprintf(wk, sizeof wk, "%d/%d", w, K);
+    if (isfinite(r->instructions)) snprintf(ins, sizeof ins, "%.0f", r->instructions);
+    if (isfinite(r->flops)) {
+        snprintf(fl, sizeof fl, "%.4g", r->flops);
+        snprintf(gf, sizeof gf, "%.2f", r->flops / r->median_ns);
+        if (roof && isfinite(roof->flops) && roof->nv >= ROOFLINE_MIN_N)
+            snprintf(frac, sizeof frac, "%.1f", 100 * (r->flops / r->median_ns) / (roof->flops / roof->median_ns));
     }
-    if (bench_targets(&c, &tg, &ntg) || bench_models(&c, &bm, &nbm)) { cli_lib_error("time", 0); goto done; }
-    /* every model up front: a bad one named before anything is timed */
-    int bad = bench_models_check("time", bm, nbm);
-    if (bad) { status = bad; goto done; }
-    if (bench_peers_open("time", &c, &peers, &npeers) || bench_add_peer_targets(&tg, &ntg, peers, npeers)) {
-        status = cli_lib_error("time", EXIT_FAIL);
-        goto done;
+    printf("%-*s %-4s %12.1f %12.1f %7.1f %8s %6s %12s %11s %7s %7s\n", wn, r->method, r->kind, r->median_ns,
+           r->min_ns, 100 * r->iqr_ns / r->median_ns, ratio, wk, ins, fl, gf, frac);
+}
+
+/* Model j: every target measured together (one batch of each per round),
+ * then its table; rows[*nrows..] receive its rows.  0, 1 when interrupted,
+ * or the exit status. */
+static int time_model(const time_plan *tp, int j, perfctr *pc, const bench_target **t, int *st,
+                      bench_peer_note *notes, timing_row *rows, int *nrows)
+{
+    const bench_model *bm = &tp->bm[j];
+    rbd_model *m;
+    if (cli_model("time", bm->spec, &m)) return EXIT_FAIL;
+    int wn = 14;   /* the method column as wide as the longest name, so no row shifts */
+    for (int i = 0; i < tp->ntg; i++) wn = (int)strlen(tp->tg[i].name) > wn ? (int)strlen(tp->tg[i].name) : wn;
+    printf("\n%s  (nv = %d)\n%-*s %-4s %12s %12s %7s %8s %6s %12s %11s %7s %7s\n", bm->spec, m->nv, wn, "method",
+           "kind", "median_ns", "min_ns", "iqr_%", "ratio", "w/K", "instr/call", "flops/call", "GFLOP/s", "%dgemm");
+    timing_row *mr = &rows[*nrows];
+    int rc = bench_measure_set(t, tp->ntg, m, bm, &tp->c, pc, &cli_interrupted, mr, st, notes);
+    rbd_model_free(m);
+    if (rc == 1) return 1;
+    if (rc) {
+        for (int i = 0; i < tp->ntg; i++)
+            if (st[i] && st[i] != RBD_ENOTSUP) cli_error("time", 0, "%s on %s: %s", tp->tg[i].name, bm->spec, rbd_last_error());
+        return EXIT_FAIL;
     }
-    if (c.npeers && !npeers) fprintf(stderr, "rbdiff time: no peer found; timing rbdiff's methods alone\n");
-    if (roofline) {
-        int have = 0;
-        for (int i = 0; i < ntg; i++) have |= tg[i].dgemm;
-        if (!have) {   /* bench_targets leaves room for it */
-            memset(&tg[ntg], 0, sizeof tg[ntg]);
-            tg[ntg].name = ROOFLINE_NAME;
-            tg[ntg].kind = ROOFLINE_KIND;
-            tg[ntg++].dgemm = 1;
-        }
+    for (int i = 0; i < tp->ntg; i++) {
+        if (st[i] == RBD_ENOTSUP) { printf("%-*s (not applicable to this model's joints)\n", wn, tp->tg[i].name); continue; }
+        if (st[i] == BENCH_NOT_TIMED) continue;
+        if (&rows[*nrows] != &mr[i]) rows[*nrows] = mr[i];
+        (*nrows)++;
     }
-    if (bench_setup("time", &c)) goto done;    /* --pin: refused (2) before the table starts */
-    status = EXIT_FAIL;
-    pc = bench_counters("time", c.counters);
-    rows = calloc((size_t)(ntg * nbm) + 1, sizeof *rows);
-    tp = malloc(sizeof *tp * ((size_t)ntg + 1));
-    st = malloc(sizeof *st * ((size_t)ntg + 1));
-    notes = calloc((size_t)ntg + 1, sizeof *notes);
-    if (!rows || !tp || !st || !notes) { cli_error("time", 0, "out of memory"); goto done; }
-    for (int i = 0; i < ntg; i++) tp[i] = &tg[i];
-    cli_catch_interrupt();
-    const char *idb = baseline ? baseline : rbd_method_find("idsva") ? "idsva" : NULL;
-    const char *fdb = baseline ? baseline : rbd_method_find("fdsva") ? "fdsva" : NULL;
-    for (int j = 0; j < nbm && !cli_interrupted; j++) {
-        rbd_model *m;
-        if (cli_model("time", bm[j].spec, &m)) goto done;
-        int wn = 14;   /* the method column as wide as the longest name, so no row shifts */
-        for (int i = 0; i < ntg; i++) wn = (int)strlen(tg[i].name) > wn ? (int)strlen(tg[i].name) : wn;
-        printf("\n%s  (nv = %d)\n%-*s %-4s %12s %12s %7s %8s %6s %12s %11s %7s %7s\n", bm[j].spec, m->nv, wn, "method",
-               "kind", "median_ns", "min_ns", "iqr_%", "ratio", "w/K", "instr/call", "flops/call", "GFLOP/s", "%dgemm");
-        /* every target of the model measured together: one batch of each per round */
-        timing_row *mr = &rows[nrows];
-        int rc = bench_measure_set((const bench_target *const *)tp, ntg, m, &bm[j], &c, pc, &cli_interrupted, mr, st,
-                                   notes);
-        if (rc == 1) { rbd_model_free(m); break; }
-        if (rc) {
-            for (int i = 0; i < ntg; i++)
-                if (st[i] && st[i] != RBD_ENOTSUP) cli_error("time", 0, "%s on %s: %s", tg[i].name, bm[j].spec, rbd_last_error());
-            rbd_model_free(m);
-            goto done;
-        }
-        for (int i = 0; i < ntg; i++) {
-            if (st[i] == RBD_ENOTSUP) { printf("%-*s (not applicable to this model's joints)\n", wn, tg[i].name); continue; }
-            if (st[i] == BENCH_NOT_TIMED) continue;
-            if (&rows[nrows] != &mr[i]) rows[nrows] = mr[i];
-            nrows++;
-        }
-        /* ratios once the whole model is measured, so the baseline may come last */
-        for (int k = 0; k < nrows; k++) {
-            const timing_row *r = &rows[k];
-            if (strcmp(r->model, bm[j].spec) || !strcmp(r->kind, "peer")) continue;
-            const char *bn = !strcmp(r->kind, "ID") ? idb : !strcmp(r->kind, "FD") ? fdb : baseline;
-            const timing_row *b = bn ? timing_rows_find(rows, nrows, bn, r->model) : NULL;
-            const timing_row *roof = timing_rows_find(rows, nrows, ROOFLINE_NAME, r->model);
-            char ratio[32] = "-", wk[32] = "-", ins[32] = "-", fl[32] = "-", gf[32] = "-", frac[32] = "-";
-            double q;
-            int w, K = b ? report_paired(r, b, &q, &w) : 0;
-            if (K) snprintf(ratio, sizeof ratio, "%.3f", q), snprintf(wk, sizeof wk, "%d/%d", w, K);
-            if (isfinite(r->instructions)) snprintf(ins, sizeof ins, "%.0f", r->instructions);
-            if (isfinite(r->flops)) {
-                snprintf(fl, sizeof fl, "%.4g", r->flops);
-                snprintf(gf, sizeof gf, "%.2f", r->flops / r->median_ns);
-                if (roof && isfinite(roof->flops) && roof->nv >= ROOFLINE_MIN_N)
-                    snprintf(frac, sizeof frac, "%.1f", 100 * (r->flops / r->median_ns) / (roof->flops / roof->median_ns));
-            }
-            printf("%-*s %-4s %12.1f %12.1f %7.1f %8s %6s %12s %11s %7s %7s\n", wn, r->method, r->kind, r->median_ns,
-                   r->min_ns, 100 * r->iqr_ns / r->median_ns, ratio, wk, ins, fl, gf, frac);
-        }
-        print_peers(tg, ntg, st, notes, rows, nrows, bm[j].spec);
-        fflush(stdout);
-        rbd_model_free(m);
-    }
-    if (npeers) printf("\npeer rows: ours / peer = median over rounds of our counterpart's ns over the peer's in\n"
-                       "the same round; w/K: in w of K rounds ours was the faster; check = max relative\n"
-                       "difference of the peer's outputs from ours at one state, before timing\n");
-    if (idb) printf("\nratio w/K = median over rounds of ns / ns of %s in the same round (%s rows); in w of K\n"
-                    "rounds %s was the faster\n", idb, baseline ? "all" : "ID", idb);
-    if (fdb && !baseline) printf("the same against %s for the FD rows\n", fdb);
+    /* ratios once the whole model is measured, so the baseline may come last */
+    for (int k = 0; k < *nrows; k++)
+        if (!strcmp(rows[k].model, bm->spec) && strcmp(rows[k].kind, "peer")) print_row(tp, &rows[k], rows, *nrows, wn);
+    print_peers(tp->tg, tp->ntg, st, notes, rows, *nrows, bm->spec);
+    fflush(stdout);
+    return 0;
+}
+
+/* What the columns mean. */
+static void print_legend(const time_plan *tp)
+{
+    if (tp->npeers) printf("\npeer rows: ours / peer = median over rounds of our counterpart's ns over the peer's in\n"
+                           "the same round; w/K: in w of K rounds ours was the faster; check = max relative\n"
+                           "difference of the peer's outputs from ours at one state, before timing\n");
+    if (tp->idb) printf("\nratio w/K = median over rounds of ns / ns of %s in the same round (%s rows); in w of K\n"
+                        "rounds %s was the faster\n", tp->idb, tp->baseline ? "all" : "ID", tp->idb);
+    if (tp->fdb && !tp->baseline) printf("the same against %s for the FD rows\n", tp->fdb);
     printf("GFLOP/s = analytic flops per call (harness/measure/flops.h) / median; %%dgemm = that rate over dgemm's\n"
            "(n = nv, 2 n^3 flops) in this run, from nv = %d (below, dgemm is far from its rate)\n", ROOFLINE_MIN_N);
-    status = cli_interrupted ? cli_error("time", EXIT_INTERRUPTED, "interrupted") : EXIT_OK;
-done:
+}
+
+/* Every model in turn; the legend once all are printed. */
+static int time_all(const time_plan *tp)
+{
+    size_t n = (size_t)tp->ntg + 1;
+    perfctr *pc = bench_counters("time", tp->c.counters);
+    timing_row *rows = calloc((size_t)(tp->ntg * tp->nbm) + 1, sizeof *rows);
+    const bench_target **t = malloc(sizeof *t * n);
+    int *st = malloc(sizeof *st * n), nrows = 0, status = EXIT_OK;
+    bench_peer_note *notes = calloc(n, sizeof *notes);
+    if (!rows || !t || !st || !notes) status = cli_error("time", EXIT_FAIL, "out of memory");
+    for (int i = 0; !status && i < tp->ntg; i++) t[i] = &tp->tg[i];
+    if (!status) cli_catch_interrupt();
+    for (int j = 0; !status && j < tp->nbm && !cli_interrupted; j++) {
+        int rc = time_model(tp, j, pc, t, st, notes, rows, &nrows);
+        if (rc == 1) break;
+        status = rc;
+    }
+    if (!status) {
+        print_legend(tp);
+        status = cli_interrupted ? cli_error("time", EXIT_INTERRUPTED, "interrupted") : EXIT_OK;
+    }
     perfctr_close(pc);
-    bench_peers_close(peers, npeers);
     free(notes);
     free(rows);
-    free(tp);
+    free(t);
     free(st);
-    free(tg);
-    free(bm);
-    free(opts);
-    sweep_config_free(&c);
     return status;
+}
+
+int cmd_time(int argc, char **argv)
+{
+    time_plan tp;
+    memset(&tp, 0, sizeof tp);
+    sweep_config_init(&tp.c);
+    int status = read_args(argc, argv, &tp);
+    if (!status) status = plan_time(&tp);
+    if (!status) status = time_all(&tp);
+    bench_peers_close(tp.peers, tp.npeers);
+    free(tp.tg);
+    free(tp.bm);
+    sweep_config_free(&tp.c);
+    return status < 0 ? EXIT_OK : status;
 }

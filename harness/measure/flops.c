@@ -37,7 +37,7 @@ void flops_tree_of(const rbd_model *m, flops_tree *t)
 /* RNEA, body frame (RBDA Table 5.1), per body: X_i 63; v_i = X v_p + S qd
  * 42+12; a_i = X a_p + S qdd + (v_i x S) qd 42+12+30+12; f_i = I a +
  * v x* (I v) 66+66+30+6; f_p += X^T f_i 42+6; tau_i = S^T f_i 11: 440. */
-static double rnea(const flops_tree *t)
+double flops_rnea(const flops_tree *t)
 {
     return 440.0 * (double)t->N;
 }
@@ -53,7 +53,7 @@ static double rnea(const flops_tree *t)
  * Pairs (i, k in nu(i)), lines 18-19: t4^T Psi_dot + t1^T Psi_ddot and
  * t4^T S + t1^T (S_dot + Psi_dot): 2 x (2 dots + 1 add) = 46; pairs with
  * k != i (nu-bar(i), P - N of them), lines 16-17: two dots 22. */
-static double idsva(const flops_tree *t)
+double flops_idsva(const flops_tree *t)
 {
     double N = (double)t->N, P = (double)t->P, R = (double)t->R;
     double kin = 63 + 9 + 174;
@@ -69,17 +69,17 @@ static double idsva(const flops_tree *t)
  * d/dqd_j: the same plus v x S in da 30+6 (419).  Bodies above j only
  * receive df_C and give dtau: 2 x (48 + 11) per (j, ancestor), P - N such
  * pairs. */
-static double rneacr(const flops_tree *t)
+double flops_rneacr(const flops_tree *t)
 {
     double N = (double)t->N, P = (double)t->P;
-    return rnea(t) + (383.0 + 419.0) * P + 2 * 59.0 * (P - N);
+    return flops_rnea(t) + (383.0 + 419.0) * P + 2 * 59.0 * (P - N);
 }
 
 /* ABA (RBDA Table 7.1), per body: X_i 63, v_i 54, c_i 36, p_i = v x* I v
  * 96; backward U = IA S 66, u = tau - S^T p 12, Ia = IA - U U^T / D 73,
  * pa = p + Ia c + U u / D 85, IA_p += X^T Ia X 540, p_p += X^T pa 48;
  * forward a' = X a_p + c 48, qdd = (u - U^T a') / D 12, a = a' + S qdd 12. */
-static double aba(const flops_tree *t)
+double flops_aba(const flops_tree *t)
 {
     return 1145.0 * (double)t->N;
 }
@@ -89,7 +89,7 @@ static double aba(const flops_tree *t)
  * Minv[i,k] from U^T F_i[:,k] 11, F_i += U Minv[i,k] 12, F_p += X^T F_i 48
  * (71); forward per (i, column k >= i) X P_p[:,k] 42, U^T . 11, subtract 1,
  * P_i += S Minv[i,k] 12 (66), sum_i (nv - i) = nv(nv+1)/2 columns. */
-static double minv(const flops_tree *t)
+double flops_minv(const flops_tree *t)
 {
     double N = (double)t->N, P = (double)t->P, n = (double)t->nv;
     return 742 * N + 71 * P + 66 * n * (n + 1) / 2;
@@ -99,7 +99,7 @@ static double minv(const flops_tree *t)
  * per non-root body Ic_p += X^T Ic_i X on (m, h, Ib) 174 + 13 (the add);
  * per pair (i, k in nu(i)) M_ik = S_i^T F_k 11, and F_k carried to i's
  * parent, X^T f 42, for every non-root i (P - N such carries). */
-static double crba(const flops_tree *t)
+double flops_crba(const flops_tree *t)
 {
     double N = (double)t->N, P = (double)t->P, R = (double)t->R;
     return (63 + 66) * N + 187 * (N - R) + 11 * P + 42 * (P - N);
@@ -113,21 +113,24 @@ static double crba(const flops_tree *t)
  * 12 (139), reusing M^-1's articulated inertias. */
 static double fdsva_common(const flops_tree *t)
 {
-    return aba(t) + idsva(t) + minv(t);
+    return flops_aba(t) + flops_idsva(t) + flops_minv(t);
 }
 
-double flops_per_call(const char *name, const flops_tree *t)
+double flops_fdsva_dmm(const flops_tree *t)
 {
-    if (!t->revolute_only || t->N < 1) return NAN;
     double n = (double)t->nv;
-    if (!strcmp(name, "dgemm")) return 2 * n * n * n;
-    if (!strcmp(name, "rnea")) return rnea(t);
-    if (!strcmp(name, "aba")) return aba(t);
-    if (!strcmp(name, "minv")) return minv(t);
-    if (!strcmp(name, "crba")) return crba(t);
-    if (!strcmp(name, "idsva")) return idsva(t);
-    if (!strcmp(name, "rneacr")) return rneacr(t);
-    if (!strcmp(name, "fdsva-dmm") || !strcmp(name, "fdsva-dmm-loop")) return fdsva_common(t) + 4 * n * n * n;
-    if (!strcmp(name, "fdsva-aza")) return fdsva_common(t) + 139 * (double)t->N * 2 * n;
-    return NAN;
+    return fdsva_common(t) + 4 * n * n * n;
+}
+
+double flops_fdsva_aza(const flops_tree *t)
+{
+    return fdsva_common(t) + 139 * (double)t->N * 2 * (double)t->nv;
+}
+
+/* A matrix product C = A B of n x n matrices: n^2 dot products of n
+ * multiplies and n adds. */
+double flops_dgemm(const flops_tree *t)
+{
+    double n = (double)t->nv;
+    return 2 * n * n * n;
 }

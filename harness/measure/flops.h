@@ -24,9 +24,17 @@ typedef struct {
 
 void flops_tree_of(const rbd_model *m, flops_tree *t);
 
-/* Flops per call of the named method or base algorithm ("idsva", "rneacr",
- * "fdsva-aza", "fdsva-dmm", "fdsva-dmm-loop", "rnea", "aba", "minv",
- * "dgemm"), or NAN when there is no formula for it or for this model. */
-double flops_per_call(const char *name, const flops_tree *t);
+/* Flops per call of each algorithm counted (flops.c derives each line by
+ * line), for a tree of revolute joints; which method runs which count is
+ * the method table's (measure/method_facts.h: method_flops). */
+double flops_rnea(const flops_tree *t);
+double flops_aba(const flops_tree *t);
+double flops_minv(const flops_tree *t);
+double flops_crba(const flops_tree *t);
+double flops_idsva(const flops_tree *t);
+double flops_rneacr(const flops_tree *t);
+double flops_fdsva_dmm(const flops_tree *t);     /* ABA + IDSVA + M^-1 + the DMM, 4 nv^3 */
+double flops_fdsva_aza(const flops_tree *t);     /* ABA + IDSVA + M^-1 + AZA, eq. (34) */
+double flops_dgemm(const flops_tree *t);         /* 2 n^3, n = nv */
 
 #endif

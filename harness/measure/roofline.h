@@ -11,11 +11,11 @@
 #define ROOFLINE_NAME "dgemm"
 #define ROOFLINE_KIND "roof"
 
-/* Below this n, dgemm runs far from its rate (at n = 1 it is 2 flops in
- * ~35 ns), so a rate over dgemm's of the same n means nothing; from n = 32
- * on it reached 2/3 or more of its n = 100 rate (results/2026-11-24-default:
- * 39 GFLOP/s at n = 30, 58 at n = 100).  `rbdiff time` prints %dgemm only
- * from here; tables.md divides by the best dgemm rate of the run instead. */
+/* Below this n, dgemm runs far from its rate (at n = 1 it is 2 flops in a
+ * call's overhead), so a rate over dgemm's of the same n means nothing;
+ * harness/README.md ("Counters, instructions and flops") has the run that
+ * set it.  `rbdiff time` prints %dgemm only from here; tables.md divides
+ * by the best dgemm rate of the run instead. */
 #define ROOFLINE_MIN_N 32
 
 /* A timeable computing C = A B (column-major, n x n, random entries from

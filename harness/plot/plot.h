@@ -68,6 +68,11 @@ int plot_render_panels(const plot_env *e, const char *name, const char *ttl, con
 int plot_all_times(const plot_env *e);
 int plot_accuracy(const plot_env *e, const char *dir);
 
+/* plot_times.c: Fig. 2, 3, 4, 6 and 7 analogues (times, speed-ups); the
+ * live peers' ratios (meta.json's peers) */
+int plot_time_figures(const plot_env *e);
+int plot_peers(const plot_env *e, const char *dir);
+
 /* plot_fig5.c: the robots, m[0..nm) as bars (and e->wrows' beside) */
 int plot_fig5(const plot_env *e, const char *name, const char *ttl, const char *const *m, int nm);
 

@@ -3,7 +3,9 @@
 #ifndef RBD_PLOT_STYLE_H
 #define RBD_PLOT_STYLE_H
 
-enum { PLOT_NFAMILIES = 6 };
+#include "measure/method_facts.h"
+
+#define PLOT_NFAMILIES METHOD_NFAMILIES   /* the method table's families */
 
 /* "#rrggbb" of a method: fixed for the registered methods, base algorithms
  * and the peers' functions, each its own (so one figure never shows one

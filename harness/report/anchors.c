@@ -7,6 +7,7 @@
 #include <string.h>
 #include "rbdiff/rbd.h"
 #include "report/anchors.h"
+#include "measure/method_facts.h"
 #include "measure/stats.h"
 
 enum { MAXCELL = 24 };
@@ -271,14 +272,8 @@ const anchor_table *anchors_find(const anchor_set *s, const char *key, int robot
 
 const char *anchors_column_of(const char *method)
 {
-    static const char *const map[][2] = {
-        { "idsva", "rnea_derivs" }, { "fdsva", "aba_derivs" }, { "fdsva-1pass", "aba_derivs" }, { "fdsva-aza", "aba_derivs" },
-        { "fdsva-dmm", "fd_via_id" }, { "pin26-fd", "fd_via_id" }, { "rnea", "rnea" }, { "aba", "aba" },
-        { "minv", "minv" },
-    };
-    for (size_t k = 0; k < sizeof map / sizeof map[0]; k++)
-        if (!strcmp(map[k][0], method)) return map[k][1];
-    return NULL;
+    const method_facts *f = method_facts_find(method);
+    return f ? f->pinocchio : NULL;
 }
 
 /* robot name and base of a "urdf:PATH[,freeflyer]" spec */

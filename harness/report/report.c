@@ -6,8 +6,10 @@
 #include <string.h>
 #include "rbdiff/rbd.h"
 #include "store/atomicio.h"
+#include "report/report.h"
 #include "report/report_accuracy.h"
 #include "report/report_ratios.h"
+#include "store/gbench.h"
 #include "store/results.h"
 #include "store/timing_index.h"
 
@@ -259,5 +261,14 @@ int report_write_tables(const char *dir, const timing_row *rows, int n)
     if (!rc) rc = atomic_write(path, write_tables, &c);
     timing_index_free(&c.x);
     free(path);
+    return rc;
+}
+
+int report_write_derived(const char *dir, const timing_row *rows, int n, const char *cmdline)
+{
+    char *gb = results_path(dir, "benchmarks.json");
+    int rc = gb ? report_write_tables(dir, rows, n) : rbd_fail(RBD_ENOMEM, "out of memory");
+    if (!rc) rc = gbench_write(gb, rows, n, cmdline);
+    free(gb);
     return rc;
 }

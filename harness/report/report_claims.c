@@ -214,6 +214,119 @@ static claim_verdict against(double v, double paper, double tol, const claim *c,
     return CLAIM_DIFFERS;
 }
 
+/* ratio, min, range: t(A) / t(B) paired per model over the models of WHERE. */
+static claim_verdict check_ratios(const claim *c, const char *kind, const claim_data *d, const where_t *w,
+                                  double paper, double tol, char *measured, size_t mlen, char *verdict, size_t vlen)
+{
+    double mn, mx;
+    char at_min[320] = "", at_max[320] = "";
+    int n = ratios(d, c, w, &mn, &mx, at_min, at_max, sizeof at_min);
+    if (!n) {
+        snprintf(verdict, vlen, "not measured: no paired %s and %s rows at %s in this run", c->A, c->B, c->where);
+        return CLAIM_NOT_MEASURED;
+    }
+    if (!strcmp(kind, "ratio")) {
+        snprintf(measured, mlen, "%.3g", mn);
+        if (n > 1) snprintf(measured, mlen, "%.3g-%.3g (%d models)", mn, mx, n);
+        return against(n > 1 ? sqrt(mn * mx) : mn, paper, tol, c, verdict, vlen, "%.3g");
+    }
+    if (!strcmp(kind, "min")) {
+        snprintf(measured, mlen, "min %.3g at %s (%d models)", mn, at_min, n);
+        if (mn > paper) {
+            snprintf(verdict, vlen, "reproduced: above %g on all %d models (smallest %.3g at %s)", paper, n, mn,
+                     at_min);
+            return CLAIM_REPRODUCED;
+        }
+        int below = 0;
+        for (int k = 0; k < d->nrows; k++) {
+            const timing_row *b = &d->rows[k];
+            if (strcmp(b->method, c->B) || !row_in(b, w)) continue;
+            const timing_row *a = timing_rows_find(d->rows, d->nrows, c->A, b->model);
+            if (a && pair_ratio(a, b) <= paper) below++;
+        }
+        snprintf(verdict, vlen, "differs: %.3g at %s, at or below %g on %d of %d models (t(%s)/t(%s) lower than the "
+                 "paper's bound: %s not faster there)%s%s", mn, at_min, paper, below, n, c->A, c->B, c->B,
+                 strcmp(c->setup, "-") ? "; " : "", strcmp(c->setup, "-") ? c->setup : "");
+        return CLAIM_DIFFERS;
+    }
+    double lo, hi;
+    sscanf(c->paper, "%lf:%lf", &lo, &hi);
+    snprintf(measured, mlen, "%.3g (%s) to %.3g (%s)", mn, at_min, mx, at_max);
+    if (mn >= lo / tol && mx <= hi * tol) {
+        snprintf(verdict, vlen, "reproduced: %.3g-%.3g within the paper's %g-%g (x%g)", mn, mx, lo, hi, tol);
+        return CLAIM_REPRODUCED;
+    }
+    snprintf(verdict, vlen, "differs: %.3g-%.3g against the paper's %g-%g (%s%s%s)%s%s", mn, mx, lo, hi,
+             mn < lo / tol ? "below its low end" : "", mn < lo / tol && mx > hi * tol ? " and " : "",
+             mx > hi * tol ? "above its high end" : "", strcmp(c->setup, "-") ? "; " : "",
+             strcmp(c->setup, "-") ? c->setup : "");
+    return CLAIM_DIFFERS;
+}
+
+/* crossover: the N at which A beats B (crossover.csv), or its bracket. */
+static claim_verdict check_crossover(const claim *c, const claim_data *d, const where_t *w, double paper, double tol,
+                                     char *measured, size_t mlen, char *verdict, size_t vlen)
+{
+    for (int i = 0; i < d->ncrossover; i++) {
+        const crossover_row *r = &d->crossover[i];
+        if (strcmp(r->A, c->A) || strcmp(r->B, c->B) || (!w->any_bf && r->bf != w->bf)) continue;
+        if (isfinite(r->N_cross)) {
+            snprintf(measured, mlen, "%.0f", r->N_cross);
+            return against(r->N_cross, paper, tol, c, verdict, vlen, "%.0f");
+        }
+        if (!strcmp(r->status, "none")) {
+            snprintf(measured, mlen, "none up to %d", r->bracket_hi);
+            snprintf(verdict, vlen, "differs: %s not faster anywhere up to N = %d (range %s) against the paper's "
+                     "%g%s%s", c->A, r->bracket_hi, r->range, paper, strcmp(c->setup, "-") ? "; " : "",
+                     strcmp(c->setup, "-") ? c->setup : "");
+            return CLAIM_DIFFERS;
+        }
+        /* unresolved: the crossover lies in the bracket; a verdict only if the whole bracket says one */
+        int blo = r->bracket_lo, bhi = r->bracket_hi;
+        double lo = blo, hi = bhi;
+        snprintf(measured, mlen, "unresolved in [%d, %d]", blo, bhi);
+        if (lo >= paper / tol && hi <= paper * tol) {
+            snprintf(verdict, vlen, "reproduced: the whole bracket [%d, %d] (noise left it unresolved) is within "
+                     "x%g of the paper's %g", blo, bhi, tol, paper);
+            return CLAIM_REPRODUCED;
+        }
+        if (hi >= paper / tol && lo <= paper * tol) {
+            snprintf(verdict, vlen, "not measured: the search stayed unresolved in [%d, %d], which holds the "
+                     "paper's %g (x%g); noise prevented a decision (rerun on a quieter machine)", blo, bhi, paper,
+                     tol);
+            return CLAIM_NOT_MEASURED;
+        }
+        snprintf(verdict, vlen, "differs: the bracket [%d, %d] (unresolved) against the paper's %g (x%.2g: %s)%s%s",
+                 blo, bhi, paper, sqrt(lo * hi) / paper, direction(c, sqrt(lo * hi) / paper),
+                 strcmp(c->setup, "-") ? "; " : "", strcmp(c->setup, "-") ? c->setup : "");
+        return CLAIM_DIFFERS;
+    }
+    snprintf(verdict, vlen, "not measured: no %s vs %s search at %s in this run", c->A, c->B, c->where);
+    return CLAIM_NOT_MEASURED;
+}
+
+/* accuracy: the worst rms_rel of method A, output B at the models of WHERE. */
+static claim_verdict check_accuracy(const claim *c, const claim_data *d, const where_t *w, double paper, double tol,
+                                    char *measured, size_t mlen, char *verdict, size_t vlen)
+{
+    double worst = -1;
+    for (int i = 0; i < d->naccuracy; i++) {
+        const accuracy_row *r = &d->accuracy[i];
+        if (strcmp(r->method, c->A) || strcmp(r->output, c->B)) continue;
+        int in = 0;
+        if (w->robot) in = !isfinite(r->bf) && robot_match(r->model, w->name);
+        else in = isfinite(r->bf) && r->N >= w->Nlo && r->N <= w->Nhi && (w->any_bf || r->bf == w->bf) &&
+                  (!w->has_skew || fabs(spec_skew(r->model) - w->skew) < 1e-12);
+        if (in && r->rms_rel > worst) worst = r->rms_rel;
+    }
+    if (worst < 0) {
+        snprintf(verdict, vlen, "not measured: no accuracy rows of %s, %s at %s", c->A, c->B, c->where);
+        return CLAIM_NOT_MEASURED;
+    }
+    snprintf(measured, mlen, "%.2g", worst);
+    return against(worst, paper, tol, c, verdict, vlen, "%.2g");
+}
+
 claim_verdict claim_check(const claim *c, const claim_data *run, const claim_data *with, char *measured, size_t mlen,
                           char *verdict, size_t vlen)
 {
@@ -233,104 +346,8 @@ claim_verdict claim_check(const claim *c, const claim_data *run, const claim_dat
                  "times the robots and the crossover with clang)");
         return CLAIM_NOT_MEASURED;
     }
-    if (!strcmp(kind, "ratio") || !strcmp(kind, "min") || !strcmp(kind, "range")) {
-        double mn, mx;
-        char at_min[320] = "", at_max[320] = "";
-        int n = ratios(d, c, &w, &mn, &mx, at_min, at_max, sizeof at_min);
-        if (!n) {
-            snprintf(verdict, vlen, "not measured: no paired %s and %s rows at %s in this run", c->A, c->B, c->where);
-            return CLAIM_NOT_MEASURED;
-        }
-        if (!strcmp(kind, "ratio")) {
-            snprintf(measured, mlen, "%.3g", mn);
-            if (n > 1) snprintf(measured, mlen, "%.3g-%.3g (%d models)", mn, mx, n);
-            return against(n > 1 ? sqrt(mn * mx) : mn, paper, tol, c, verdict, vlen, "%.3g");
-        }
-        if (!strcmp(kind, "min")) {
-            snprintf(measured, mlen, "min %.3g at %s (%d models)", mn, at_min, n);
-            if (mn > paper) {
-                snprintf(verdict, vlen, "reproduced: above %g on all %d models (smallest %.3g at %s)", paper, n, mn,
-                         at_min);
-                return CLAIM_REPRODUCED;
-            }
-            int below = 0;
-            for (int k = 0; k < d->nrows; k++) {
-                const timing_row *b = &d->rows[k];
-                if (strcmp(b->method, c->B) || !row_in(b, &w)) continue;
-                const timing_row *a = timing_rows_find(d->rows, d->nrows, c->A, b->model);
-                if (a && pair_ratio(a, b) <= paper) below++;
-            }
-            snprintf(verdict, vlen, "differs: %.3g at %s, at or below %g on %d of %d models (t(%s)/t(%s) lower than the "
-                     "paper's bound: %s not faster there)%s%s", mn, at_min, paper, below, n, c->A, c->B, c->B,
-                     strcmp(c->setup, "-") ? "; " : "", strcmp(c->setup, "-") ? c->setup : "");
-            return CLAIM_DIFFERS;
-        }
-        double lo, hi;
-        sscanf(c->paper, "%lf:%lf", &lo, &hi);
-        snprintf(measured, mlen, "%.3g (%s) to %.3g (%s)", mn, at_min, mx, at_max);
-        if (mn >= lo / tol && mx <= hi * tol) {
-            snprintf(verdict, vlen, "reproduced: %.3g-%.3g within the paper's %g-%g (x%g)", mn, mx, lo, hi, tol);
-            return CLAIM_REPRODUCED;
-        }
-        snprintf(verdict, vlen, "differs: %.3g-%.3g against the paper's %g-%g (%s%s%s)%s%s", mn, mx, lo, hi,
-                 mn < lo / tol ? "below its low end" : "", mn < lo / tol && mx > hi * tol ? " and " : "",
-                 mx > hi * tol ? "above its high end" : "", strcmp(c->setup, "-") ? "; " : "",
-                 strcmp(c->setup, "-") ? c->setup : "");
-        return CLAIM_DIFFERS;
-    }
-    if (!strcmp(kind, "crossover")) {
-        for (int i = 0; i < d->ncrossover; i++) {
-            const crossover_row *r = &d->crossover[i];
-            if (strcmp(r->A, c->A) || strcmp(r->B, c->B) || (!w.any_bf && r->bf != w.bf)) continue;
-            if (isfinite(r->N_cross)) {
-                snprintf(measured, mlen, "%.0f", r->N_cross);
-                return against(r->N_cross, paper, tol, c, verdict, vlen, "%.0f");
-            }
-            if (!strcmp(r->status, "none")) {
-                snprintf(measured, mlen, "none up to %d", r->bracket_hi);
-                snprintf(verdict, vlen, "differs: %s not faster anywhere up to N = %d (range %s) against the paper's "
-                         "%g%s%s", c->A, r->bracket_hi, r->range, paper, strcmp(c->setup, "-") ? "; " : "",
-                         strcmp(c->setup, "-") ? c->setup : "");
-                return CLAIM_DIFFERS;
-            }
-            /* unresolved: the crossover lies in the bracket; a verdict only if the whole bracket says one */
-            int blo = r->bracket_lo, bhi = r->bracket_hi;
-            double lo = blo, hi = bhi;
-            snprintf(measured, mlen, "unresolved in [%d, %d]", blo, bhi);
-            if (lo >= paper / tol && hi <= paper * tol) {
-                snprintf(verdict, vlen, "reproduced: the whole bracket [%d, %d] (noise left it unresolved) is within "
-                         "x%g of the paper's %g", blo, bhi, tol, paper);
-                return CLAIM_REPRODUCED;
-            }
-            if (hi >= paper / tol && lo <= paper * tol) {
-                snprintf(verdict, vlen, "not measured: the search stayed unresolved in [%d, %d], which holds the "
-                         "paper's %g (x%g); noise prevented a decision (rerun on a quieter machine)", blo, bhi, paper,
-                         tol);
-                return CLAIM_NOT_MEASURED;
-            }
-            snprintf(verdict, vlen, "differs: the bracket [%d, %d] (unresolved) against the paper's %g (x%.2g: %s)%s%s",
-                     blo, bhi, paper, sqrt(lo * hi) / paper, direction(c, sqrt(lo * hi) / paper),
-                     strcmp(c->setup, "-") ? "; " : "", strcmp(c->setup, "-") ? c->setup : "");
-            return CLAIM_DIFFERS;
-        }
-        snprintf(verdict, vlen, "not measured: no %s vs %s search at %s in this run", c->A, c->B, c->where);
-        return CLAIM_NOT_MEASURED;
-    }
-    /* accuracy: the worst rms_rel of method A, output B at the models of WHERE */
-    double worst = -1;
-    for (int i = 0; i < d->naccuracy; i++) {
-        const accuracy_row *r = &d->accuracy[i];
-        if (strcmp(r->method, c->A) || strcmp(r->output, c->B)) continue;
-        int in = 0;
-        if (w.robot) in = !isfinite(r->bf) && robot_match(r->model, w.name);
-        else in = isfinite(r->bf) && r->N >= w.Nlo && r->N <= w.Nhi && (w.any_bf || r->bf == w.bf) &&
-                  (!w.has_skew || fabs(spec_skew(r->model) - w.skew) < 1e-12);
-        if (in && r->rms_rel > worst) worst = r->rms_rel;
-    }
-    if (worst < 0) {
-        snprintf(verdict, vlen, "not measured: no accuracy rows of %s, %s at %s", c->A, c->B, c->where);
-        return CLAIM_NOT_MEASURED;
-    }
-    snprintf(measured, mlen, "%.2g", worst);
-    return against(worst, paper, tol, c, verdict, vlen, "%.2g");
+    if (!strcmp(kind, "ratio") || !strcmp(kind, "min") || !strcmp(kind, "range"))
+        return check_ratios(c, kind, d, &w, paper, tol, measured, mlen, verdict, vlen);
+    if (!strcmp(kind, "crossover")) return check_crossover(c, d, &w, paper, tol, measured, mlen, verdict, vlen);
+    return check_accuracy(c, d, &w, paper, tol, measured, mlen, verdict, vlen);
 }

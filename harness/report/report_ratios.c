@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/report_ratios.h"
+#include "measure/method_facts.h"
 #include "store/timing_index.h"
 #include "measure/timing.h"
 
@@ -114,8 +115,8 @@ void report_ratios(FILE *f, const timing_row *rows, int n)
 {
     timing_index x;
     if (timing_index_build(rows, n, &x)) return;
-    table(f, rows, n, &x, "ID", "idsva");
-    table(f, rows, n, &x, "FD", "fdsva");
+    table(f, rows, n, &x, "ID", method_kind_baseline("ID"));
+    table(f, rows, n, &x, "FD", method_kind_baseline("FD"));
     table_fig7(f, rows, n, &x);
     timing_index_free(&x);
 }

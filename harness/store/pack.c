@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "rbdiff/rbd.h"
+#include "store/gbench.h"
 #include "store/lock.h"
 #include "store/meta.h"
 #include "store/pack.h"

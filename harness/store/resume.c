@@ -96,3 +96,14 @@ int resume_check(const char *dir, const json_t *settings)
     free(path);
     return rc ? rc : results_check_tables(dir);
 }
+
+int resume_open(results_lock *lk, const char *dir, const char *cmdline, const json_t *settings, int *bad_input)
+{
+    int rc = results_lock_take(lk, dir, cmdline);
+    *bad_input = rc == RBD_EINVAL;
+    if (rc) return rc;
+    if ((rc = results_prepare_dir(dir))) return rc;
+    rc = resume_check(dir, settings);
+    *bad_input = rc && rc != RBD_ENOMEM;
+    return rc;
+}

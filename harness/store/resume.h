@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 #include "plan/sweepconf.h"
+#include "store/lock.h"
 
 /* The row-shaping settings of a run, as meta.json records them (new
  * object): seed, pool, batches, batch_ms, warmup_ms, pin_cpu,
@@ -32,5 +33,13 @@ json_t *resume_settings(const sweep_config *c);
  * results_check_tables).  RBD_OK, else RBD_EINVAL / RBD_EPARSE with a
  * message naming the file and every differing setting (ENOMEM: memory). */
 int resume_check(const char *dir, const json_t *settings);
+
+/* DIR taken for writing, as `sweep`, `crossover --out` and `accuracy` take
+ * it: its lock for the whole run (lock.h), the folder made, then
+ * resume_check(dir, settings).  RBD_OK, or the code with the message set;
+ * *bad_input is 1 when the input is at fault (another holder, another
+ * build's set or settings, a malformed table: exit 2), 0 when the run is
+ * (DIR cannot be made, memory: 1).  The caller releases lk either way. */
+int resume_open(results_lock *lk, const char *dir, const char *cmdline, const json_t *settings, int *bad_input);
 
 #endif

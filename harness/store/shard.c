@@ -139,12 +139,13 @@ static int write_merged_meta(const char *stage, json_t **meta, char *const *dirs
     return rc;
 }
 
-int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline, int *bad_input,
-                  const volatile sig_atomic_t *stop)
+int merge_results(const char *out, char *const *dirs, int ndirs, int force, const char *cmdline, merge_derive_fn derive,
+                  int *bad_input, const volatile sig_atomic_t *stop)
 {
     *bad_input = 1;
     if (ndirs < 1) return rbd_fail(RBD_EINVAL, "merge: no input directories");
     csvlog_stop_on(stop);       /* Ctrl-C within 4096 lines of any table read (csvlog.h) */
+    atomic_stop_on(stop);       /* and within a buffer of any file written (atomicio.h) */
     json_t **meta = calloc((size_t)ndirs, sizeof *meta);
     if (!meta) return rbd_fail(RBD_ENOMEM, "out of memory");
     int rc = RBD_OK;
@@ -203,18 +204,16 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
         /* derived files from the merged table, as the sweep makes them */
         timing_row *rows = NULL;
         int n = 0;
-        char *gb = results_path(stage, "benchmarks.json");
         rc = timing_rows_load(stage, &rows, &n);
         if (!rc && stop && *stop) rc = MERGE_INTERRUPTED;
-        if (!rc) rc = report_write_tables(stage, rows, n);
-        if (!rc) rc = gb ? gbench_write(gb, rows, n, cmdline) : rbd_fail(RBD_ENOMEM, "out of memory");
-        free(gb);
+        if (!rc) rc = derive(stage, rows, n, cmdline);
         free(rows);
     }
     if (!rc) rc = write_merged_meta(stage, meta, dirs, ndirs, force, cmdline);
     if (stop && *stop) rc = MERGE_INTERRUPTED;      /* whatever stopped first, a read or a write */
     if (!rc) rc = results_stage_commit(&st);
     csvlog_stop_on(NULL);
+    atomic_stop_on(NULL);
     results_stage_abort(&st);
     free(tout);
     for (int d = 0; d < ndirs; d++) json_decref(meta[d]);

@@ -1,0 +1,92 @@
+/*
+ * What the three files of the pinocchio-cg peer share (pinocchio_cg.cpp:
+ * the peer table; pinocchio_cg_model.cpp: the model, its joints and the
+ * cache key; pinocchio_cg_gen.cpp: Pinocchio's CodeGen classes, the one
+ * file that compiles them, since their templates on CppAD<CG<double>> take
+ * minutes to compile).
+ */
+#ifndef RBD_PINOCCHIO_CG_HPP
+#define RBD_PINOCCHIO_CG_HPP
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <pinocchio/multibody/model.hpp>
+
+#include "peer_api.h"
+
+/* Set by pinocchio_cg.cmake: the C compiler and flags the generated code is
+ * compiled with, and the compiler's identity (its --version line) for the
+ * cache key and meta.json. */
+#ifndef RBD_CG_CC
+#define RBD_CG_CC "/usr/bin/gcc"
+#endif
+#ifndef RBD_CG_FLAGS
+#define RBD_CG_FLAGS "-Ofast"
+#endif
+#ifndef RBD_CG_CC_ID
+#define RBD_CG_CC_ID RBD_CG_CC
+#endif
+#ifndef RBD_CG_CPPADCG
+#define RBD_CG_CPPADCG "unknown"
+#endif
+
+namespace rbd_cg {
+
+using pinocchio::Model;
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+typedef Eigen::Ref<const VectorXd> Col;
+
+enum Func { RNEA_DERIVS, ABA_DERIVS, RNEA, ABA, MINV, CRBA, NFUNC };
+extern const rbd_peer_func funcs[NFUNC];
+/* The library of each function in a model's cache folder: <lib_name>.so. */
+extern const char *const lib_name[NFUNC];
+
+/* Our joint order in Pinocchio's: user q / v index -> Pinocchio's. */
+struct Order {
+    std::vector<int> q_of, v_of;
+};
+
+void say(char *err, size_t len, const std::string &s);
+bool read_file(const char *path, std::string &bytes, std::string &why);
+bool build_model(const char *urdf, Model &m, std::string &why);
+/* Matches rbdiff's joints to Pinocchio's by name, kind and size (as
+ * pinocchio.cpp does). */
+bool match_joints(const Model &m, int njoint, const rbd_peer_joint *joint, int nq, int nv, Order &o,
+                  std::string &why);
+void permute_in(const double *user, int n, const std::vector<int> &of, double *out);
+
+/* The cache: <cache_root()>/<cg_key(urdf bytes)>/, holding <lib_name>.so per
+ * function and status.txt (one line per function: "<lib_name> ok <record s>
+ * <compile s>" or "<lib_name> failed <why>").  cache_root() is cg/ beside
+ * this module (build/peers/cg).  The key is a 64-bit FNV-1a hash of the
+ * URDF's bytes, Pinocchio's version, the compiler's identity and flags and
+ * the layout of the folder, so a change of any of them generates anew. */
+std::string cg_key(const std::string &urdf_bytes);
+std::string cache_root();
+std::string status_of(const std::string &dir, const char *lib);
+
+/* One CodeGen class of Pinocchio's, on one model (pinocchio_cg_gen.cpp). */
+struct Eval {
+    virtual ~Eval() = default;
+    /* Opens a generated library as CodeGenBase::loadLib does. */
+    virtual void open(const std::string &so) = 0;
+    /* initLib (record the tape) and compileLib (write C, compile it);
+     * seconds of each; the library is then lib_file(). */
+    virtual void generate(double &record_s, double &compile_s) = 0;
+    virtual std::string lib_file() const = 0;
+    /* The user's call, evalFunction with the inputs its class takes. */
+    virtual void call(const Col &q, const Col &v, const Col &a, const Col &tau) = 0;
+    /* The outputs in rbdiff's numbering (peer_api.h, result()). */
+    virtual void result(const std::vector<int> &of, double *vec, double *m0, double *m1, double *m2) = 0;
+};
+/* lib: the library's path without extension (Pinocchio appends
+ * "_<model name>"). */
+std::unique_ptr<Eval> make_eval(Func f, const Model &m, const std::string &lib);
+
+} // namespace rbd_cg
+
+#endif
