@@ -49,4 +49,12 @@ double *rbdref_so_result_get(const rbdref_so_result *r, const char *name, size_t
 int rbdref_so_eval(const rbd_model *m, const double *q, const double *v, const double *a, const double *tau,
                    const rbdref_opts *o, long d_log2, rbdref_so_result *r);
 
+/* The same for some slabs only (cost in proportion: a test at N = 100):
+ * slab s < nv is q slab s (d2tau_dq2 and dM_dq (:, :, s), d2tau_dqdv
+ * (:, s, :), and their FD twins with d2qdd_dqdtau (:, s, :)), s >= nv is v
+ * slab s - nv (d2tau_dv2, d2qdd_dv2 (:, :, s - nv)).  Every other entry of
+ * the tensors is NAN. */
+int rbdref_so_eval_slabs(const rbd_model *m, const double *q, const double *v, const double *a, const double *tau,
+                         const rbdref_opts *o, long d_log2, const int *slabs, int nslabs, rbdref_so_result *r);
+
 #endif

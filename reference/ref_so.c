@@ -17,6 +17,7 @@
  * tensors the v columns at v +- d e_k: 16 nv^2 evaluations in all, spread
  * over worker threads by slab (each slab is written by one thread only).
  */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@ typedef struct {
     const double *q, *v, *a, *tau;
     long h_log2, d_log2;
     int prec, nthreads, id, fd;
+    const unsigned char *want;   /* [2 nv]: the slabs to compute (q slabs, then v slabs); NULL: all */
     rbdref_so_result *r;
 } so_job;
 
@@ -198,8 +200,8 @@ static int so_work(so_worker *wk)
             for (int i = 0; i < m->nv; i++) jb->r->qdd[i] = mpfr_get_d(mpc_realref(c.w->qdd_out + i), MPFR_RNDN);
         }
     }
-    for (int s = wk->index; s < 2 * m->nv && !rc; s += jb->nthreads)
-        rc = slab(&c, jb, s < m->nv, s % m->nv);
+    for (int s = 0, n = 0; s < 2 * m->nv && !rc; s++)      /* the n-th wanted slab to worker n % nthreads */
+        if ((!jb->want || jb->want[s]) && n++ % jb->nthreads == wk->index) rc = slab(&c, jb, s < m->nv, s % m->nv);
     for (size_t e = 0; e < c.npool; e++) mpfr_clear(c.pool + e);
     for (int e = 0; e < 8; e++) mpc_clear(c.cpool + e);
     free(c.pool); free(c.cpool);
@@ -216,8 +218,8 @@ static void *so_thread(void *arg)
     return NULL;
 }
 
-int rbdref_so_eval(const rbd_model *m, const double *q, const double *v, const double *a, const double *tau,
-                   const rbdref_opts *o, long d_log2, rbdref_so_result *r)
+static int so_eval(const rbd_model *m, const double *q, const double *v, const double *a, const double *tau,
+                   const rbdref_opts *o, long d_log2, const unsigned char *want, rbdref_so_result *r)
 {
     rbdref_opts dflt;
     if (!o) { rbdref_opts_default(&dflt); o = &dflt; }
@@ -234,7 +236,7 @@ int rbdref_so_eval(const rbd_model *m, const double *q, const double *v, const d
     if (nt <= 0) { long c = sysconf(_SC_NPROCESSORS_ONLN); nt = c > 0 ? (int)c : 1; }
     if (nt > 2 * m->nv) nt = 2 * m->nv;
     if (nt > 64) nt = 64;
-    so_job jb = { m, q, v, a, tau, h_log2, d_log2, o->prec, nt, a != NULL, tau != NULL, r };
+    so_job jb = { m, q, v, a, tau, h_log2, d_log2, o->prec, nt, a != NULL, tau != NULL, want, r };
     so_worker wk[64];
     int rc = RBD_OK, started = 1;
     for (int t = 0; t < nt; t++) { wk[t].jb = &jb; wk[t].index = t; wk[t].rc = 0; wk[t].msg[0] = 0; }
@@ -250,5 +252,36 @@ int rbdref_so_eval(const rbd_model *m, const double *q, const double *v, const d
     mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
     r->has_id = a && !rc;
     r->has_fd = tau && !rc;
+    return rc;
+}
+
+int rbdref_so_eval(const rbd_model *m, const double *q, const double *v, const double *a, const double *tau,
+                   const rbdref_opts *o, long d_log2, rbdref_so_result *r)
+{
+    return so_eval(m, q, v, a, tau, o, d_log2, NULL, r);
+}
+
+int rbdref_so_eval_slabs(const rbd_model *m, const double *q, const double *v, const double *a, const double *tau,
+                         const rbdref_opts *o, long d_log2, const int *slabs, int nslabs, rbdref_so_result *r)
+{
+    if (!m || !r || r->nv != m->nv || (nslabs && !slabs))
+        return rbd_fail(RBD_EINVAL, "second-order reference: null argument or result not made for nv = %d",
+                        m ? m->nv : -1);
+    unsigned char *want = calloc(2 * (size_t)m->nv, 1);
+    if (!want) return rbd_fail(RBD_ENOMEM, "second-order reference: out of memory");
+    for (int k = 0; k < nslabs; k++) {
+        if (slabs[k] < 0 || slabs[k] >= 2 * m->nv) {
+            free(want);
+            return rbd_fail(RBD_EINVAL, "second-order reference: slab %d is not in [0, %d)", slabs[k], 2 * m->nv);
+        }
+        want[slabs[k]] = 1;
+    }
+    const size_t n3 = (size_t)m->nv * m->nv * m->nv;
+    double *t[8] = { r->d2tau_dq2, r->d2tau_dv2, r->d2tau_dqdv, r->dM_dq,
+                     r->d2qdd_dq2, r->d2qdd_dv2, r->d2qdd_dqdv, r->d2qdd_dqdtau };
+    for (int k = 0; k < 8; k++)
+        for (size_t e = 0; t[k] && e < n3; e++) t[k][e] = NAN;      /* the entries no wanted slab writes */
+    int rc = so_eval(m, q, v, a, tau, o, d_log2, want, r);
+    free(want);
     return rc;
 }

@@ -17,109 +17,7 @@
 #include "rbdiff/dynamics.h"
 #include "rbdiff/method.h"
 #include "rbdref_so.h"
-
-/* Term-wise RMS relative error over the entries |R| > floor max|R| (the
- * audit's metric with floor 1e-12), and the normwise ||X - R||_F / ||R||_F.
- * The tensors hold many entries that are small by cancellation of terms of
- * the size of max|R|: any double computation gets them to ~u max|R| in
- * absolute terms, so an entry at 1e-12 max|R| carries a relative error
- * near 1e-4 whatever the method (hyq's dM/dq has such entries).  The
- * tests therefore count the entries above 1e-6 max|R|, where that rounding
- * is ~1e-10 relative, under the 1e-9 target; README.md says so. */
-static double rms_rel_above(const double *X, const double *R, size_t n, double floor, double *normwise)
-{
-    double mx = 0, s = 0, d2 = 0, r2 = 0;
-    size_t cnt = 0;
-    for (size_t k = 0; k < n; k++) mx = fmax(mx, fabs(R[k]));
-    for (size_t k = 0; k < n; k++) {
-        d2 += (X[k] - R[k]) * (X[k] - R[k]);
-        r2 += R[k] * R[k];
-        if (fabs(R[k]) > floor * mx) {
-            double e = (X[k] - R[k]) / R[k];
-            s += e * e;
-            cnt++;
-        }
-    }
-    *normwise = r2 > 0 ? sqrt(d2 / r2) : sqrt(d2);
-    return cnt ? sqrt(s / cnt) : 0;
-}
-
-/* The analytical methods: 1e-9 term-wise and normwise.  Central differences
- * (id2-fd, fd2-fd): an absolute error ~ eps^(2/3) max|T| (so_fd.c), so 1e-6
- * normwise, and term-wise 1e-2 (an entry at 1e-6 max|T| may lose that much;
- * the multi-dof chain's d2qdd/dq2 reaches 1.0e-3). */
-static int is_fd(const rbd_method *meth)
-{
-    return strstr(meth->name, "-fd") != NULL;
-}
-
-/* A composition through M^-1 (fdsva-so) inherits first-order fdsva's loss
- * on ill-conditioned models (README.md, "Accuracy on ill-conditioned
- * chains"): max(1e-9, 1e-12 cond(M)); the multi-dof chain (cond(M) 2.4e4)
- * reaches 1.85e-8 term-wise, 2.7e-10 normwise. */
-static double bound_of(const rbd_method *meth, int termwise, double cond)
-{
-    if (is_fd(meth)) return termwise ? 1e-2 : 1e-6;
-    return rbd_output_is_id(meth->output) ? 1e-9 : fmax(1e-9, 1e-12 * cond);
-}
-
-/* Scores every method of the model's kinds at one random state. */
-static void score_model(rbd_model *m, const char *label, uint64_t seed)
-{
-    const size_t nv = (size_t)m->nv, n3 = nv * nv * nv;
-    double *q = malloc(sizeof(double) * m->nq), *v = malloc(sizeof(double) * nv), *a = malloc(sizeof(double) * nv),
-           *tau = malloc(sizeof(double) * nv);
-    rbd_rng r;
-    rbd_rng_seed(&r, seed);
-    rbd_random_state(m, &r, q, v, a, tau);
-    rbdref_so_result ref;
-    assert_int_equal(rbdref_so_result_init(&ref, m->nv), 0);
-    if (rbdref_so_eval(m, q, v, a, tau, NULL, 0, &ref)) fail_msg("%s: reference: %s", label, rbd_last_error());
-    double rcond = 1;
-    assert_int_equal(rbd_mass_rcond(m, q, &rcond), 0);
-    if (getenv("RBD_SO_VERBOSE")) printf("%s: cond(M) ~ %.3g\n", label, 1 / rcond);
-    double *buf = calloc(2 * nv + 4 * n3, sizeof *buf);
-    char bad[256] = "";                 /* the first method over its bound; the rest still scored */
-    for (int k = 0; rbd_so_methods[k]; k++) {
-        const rbd_method *meth = rbd_so_methods[k];
-        if (rbd_method_supports(meth, m)) continue;
-        rbd_derivs d = { 0 };
-        double **p[5] = { &d.tau, &d.d2tau_dq2, &d.d2tau_dv2, &d.d2tau_dqdv, &d.dM_dq };
-        double **pf[5] = { &d.qdd, &d.d2qdd_dq2, &d.d2qdd_dv2, &d.d2qdd_dqdv, &d.d2qdd_dqdtau };
-        const int id = rbd_output_is_id(meth->output);
-        for (int t = 0; t < 5; t++) *(id ? p[t] : pf[t]) = t ? buf + 2 * nv + (t - 1) * n3 : buf;
-        void *ws = NULL;
-        if (meth->init(m, NULL, &ws)) fail_msg("%s: %s init: %s", label, meth->name, rbd_last_error());
-        rbd_state x = { q, v, a, tau };
-        if (rbd_method_eval(meth, ws, m, &x, &d)) fail_msg("%s: %s: %s", label, meth->name, rbd_last_error());
-        meth->fini(ws);
-        const char *const *names = rbd_so_output_names(meth->output);
-        for (int t = 0; t < 5; t++) {
-            size_t n;
-            const double *R = rbdref_so_result_get(&ref, names[t], &n);
-            double nw, e = rms_rel_above(*(id ? p[t] : pf[t]), R, n, 1e-6, &nw);
-            double e12 = rms_rel_above(*(id ? p[t] : pf[t]), R, n, 1e-12, &nw);
-            if (getenv("RBD_SO_VERBOSE")) {
-                const double *X = *(id ? p[t] : pf[t]);
-                size_t w = 0;
-                double mx = 0, worst = 0;
-                for (size_t i = 0; i < n; i++) mx = fmax(mx, fabs(R[i]));
-                for (size_t i = 0; i < n; i++)
-                    if (fabs(R[i]) > 1e-12 * mx && fabs(X[i] - R[i]) / fabs(R[i]) > worst) { worst = fabs(X[i] - R[i]) / fabs(R[i]); w = i; }
-                printf("%-28.28s %-9s %-13s rms_rel %.2e (floor 1e-12: %.2e) normwise %.2e  worst (%zu,%zu,%zu) %.6g vs "
-                       "%.6g (max %.3g)\n", label, meth->name, names[t], e, e12, nw, w % nv, w / nv % nv, w / nv / nv,
-                       X[w], R[w], mx);
-            }
-            if (!(e < bound_of(meth, 1, 1 / rcond) && nw < bound_of(meth, 0, 1 / rcond)) && !*bad)
-                snprintf(bad, sizeof bad, "%s: %s %s rms_rel %.3g normwise %.3g (bounds %.0e, %.0e)", label, meth->name,
-                         names[t], e, nw, bound_of(meth, 1, 1 / rcond), bound_of(meth, 0, 1 / rcond));
-        }
-    }
-    free(buf);
-    rbdref_so_result_free(&ref);
-    free(q); free(v); free(a); free(tau);
-    if (*bad) fail_msg("%s", bad);
-}
+#include "so_score.h"
 
 static void trees(void **st)
 {
@@ -128,7 +26,7 @@ static void trees(void **st)
                             "autotree:N=12,bf=2,skew=0.7,taper=0.9", "autotree:N=13,bf=5,skew=0.6,taper=0.92" };
     for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
         rbd_model *m = tu_model(specs[k]);
-        score_model(m, specs[k], 40 + k);
+        so_score_model(m, specs[k], 40 + k, NULL, 0);
         rbd_model_free(m);
     }
 }
@@ -137,10 +35,10 @@ static void multidof(void **st)
 {
     (void)st;
     rbd_model *m = tu_multidof_tree();
-    score_model(m, "multidof tree (free-flyer, spherical, prismatic)", 51);
+    so_score_model(m, "multidof tree (free-flyer, spherical, prismatic)", 51, NULL, 0);
     rbd_model_free(m);
     m = tu_multidof_chain();
-    score_model(m, "multidof chain", 52);
+    so_score_model(m, "multidof chain", 52, NULL, 0);
     rbd_model_free(m);
 }
 
@@ -151,7 +49,7 @@ static void robots(void **st)
                             "urdf:" RBD_SOURCE_DIR "/tests/models/hyq.urdf,freeflyer" };
     for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
         rbd_model *m = tu_model(specs[k]);
-        score_model(m, specs[k] + strlen("urdf:" RBD_SOURCE_DIR "/tests/models/"), 60 + k);
+        so_score_model(m, specs[k] + strlen("urdf:" RBD_SOURCE_DIR "/tests/models/"), 60 + k, NULL, 0);
         rbd_model_free(m);
     }
 }

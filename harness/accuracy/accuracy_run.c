@@ -7,6 +7,7 @@
 #include <string.h>
 #include "accuracy.h"
 #include "rbdref_so.h"
+#include "accuracy/accuracy_peer.h"
 #include "accuracy/accuracy_run.h"
 #include "rbdiff/dynamics.h"
 
@@ -25,6 +26,7 @@ static int is_so(const bench_target *t)
 const char *const *audit_outputs(const bench_target *t)
 {
     static const char *const base_out[][2] = { { "tau", NULL }, { "M", NULL }, { "qdd", NULL }, { "Minv", NULL } };
+    if (t->peer) return audit_peer_outputs(t);
     if (is_so(t)) return t->method->output == RBD_ID_SO_DERIVS ? id2_outputs : fd2_outputs;
     if (t->method) return t->method->output == RBD_ID_DERIVS ? id_outputs : fd_outputs;
     if (!t->base) return base_out[0] + 1;   /* the roofline dgemm: nothing to audit */
@@ -140,8 +142,7 @@ double audit_cond_spd(const double *M, int n)
     return c;
 }
 
-/* Worst over states of each metric. */
-static void worst_of(rbd_accuracy *w, const rbd_accuracy *a, int first)
+void audit_worst(rbd_accuracy *w, const rbd_accuracy *a, int first)
 {
     if (first) { *w = *a; return; }
     w->rms_rel = fmax(w->rms_rel, a->rms_rel);
@@ -151,12 +152,7 @@ static void worst_of(rbd_accuracy *w, const rbd_accuracy *a, int first)
     if (a->n_zero > w->n_zero) w->n_zero = a->n_zero;
 }
 
-typedef struct {
-    int S, nq, nv;
-    double *q, *v, *a, *tau;    /* [S * nq], [S * nv] ... */
-    rbdref_result *ref;         /* [S] */
-    rbdref_so_result *so;       /* [S], when a second-order method is audited */
-} state_set;
+typedef audit_states state_set;
 
 static void states_free(state_set *s)
 {
@@ -247,28 +243,32 @@ static int audit_target(const bench_target *t, const rbd_model *m, const char *s
             if (!R) { rc = rbd_fail(RBD_EINVAL, "reference has no output '%s'", outs[j]); break; }
             rbd_accuracy a;
             rc = rbd_accuracy_eval(target_output(t, &w, outs[j]), R, n, &a);
-            if (!rc) worst_of(&worst[j], &a, k == 0);
+            if (!rc) audit_worst(&worst[j], &a, k == 0);
         }
     }
     target_fini(t, &w);
-    for (int j = 0; j < nout && !rc; j++) {
-        if (sink->have && sink->have(sink->ctx, t->name, outs[j])) continue;
-        accuracy_row r;
-        memset(&r, 0, sizeof r);
-        snprintf(r.method, sizeof r.method, "%s", t->name);
-        snprintf(r.output, sizeof r.output, "%s", outs[j]);
-        snprintf(r.model, sizeof r.model, "%s", spec);
-        r.bf = bf;
-        r.N = m->nb;
-        r.nv = m->nv;
-        r.states = s->S;
-        r.rms_rel = worst[j].rms_rel;
-        r.max_abs = worst[j].max_abs;
-        r.normwise = worst[j].normwise;
-        r.zero_max = worst[j].n_zero ? worst[j].max_zero : NAN;
-        rc = sink->emit(sink->ctx, &r);
-    }
+    for (int j = 0; j < nout && !rc; j++) rc = audit_emit(sink, t->name, outs[j], m, spec, bf, s->S, &worst[j]);
     return rc;
+}
+
+int audit_emit(const audit_sink *sink, const char *method, const char *output, const rbd_model *m, const char *spec,
+               double bf, int states, const rbd_accuracy *worst)
+{
+    if (sink->have && sink->have(sink->ctx, method, output)) return RBD_OK;
+    accuracy_row r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.method, sizeof r.method, "%s", method);
+    snprintf(r.output, sizeof r.output, "%s", output);
+    snprintf(r.model, sizeof r.model, "%s", spec);
+    r.bf = bf;
+    r.N = m->nb;
+    r.nv = m->nv;
+    r.states = states;
+    r.rms_rel = worst->rms_rel;
+    r.max_abs = worst->max_abs;
+    r.normwise = worst->normwise;
+    r.zero_max = worst->n_zero ? worst->max_zero : NAN;
+    return sink->emit(sink->ctx, &r);
 }
 
 /* conditioning.csv's row of the model from the references' M. */
@@ -298,6 +298,7 @@ static int emit_cond(const rbd_model *m, const char *spec, double bf, const stat
 
 static int target_missing(const bench_target *t, const audit_sink *sink)
 {
+    if (t->peer) return audit_peer_missing(t, sink);
     if (!sink->have) return 1;
     for (const char *const *o = audit_outputs(t); *o; o++)
         if (!sink->have(sink->ctx, t->name, *o)) return 1;
@@ -323,10 +324,11 @@ int audit_model(const rbd_model *m, const char *spec, double bf, const bench_tar
     if (!rc && cond_todo) rc = emit_cond(m, spec, bf, &s, sink);
     for (int i = 0; i < ntg && !rc; i++) {
         if (stop && *stop) { rc = 1; break; }
-        if (tg[i].method && rbd_method_supports(tg[i].method, m)) continue;
+        if (tg[i].peer || (tg[i].method && rbd_method_supports(tg[i].method, m))) continue;
         if (!*audit_outputs(&tg[i]) || !target_missing(&tg[i], sink)) continue;
         rc = audit_target(&tg[i], m, spec, bf, &s, sink, stop);
     }
+    if (!rc) rc = audit_peers(m, spec, bf, tg, ntg, &s, o->seed, sink, stop);
     states_free(&s);
     return rc;
 }

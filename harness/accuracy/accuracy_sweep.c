@@ -53,7 +53,8 @@ int accuracy_models(const sweep_config *c, bench_model **out, int *n)
 }
 
 typedef struct {
-    csvlog *log, *cond;
+    csvlog *log, *cond, *eps;
+    const char *cmd;
     const bench_model *bm;
     progress *pg;
     int done;
@@ -95,6 +96,34 @@ static int emit_cond(void *p, const cond_row *r)
     return csvlog_append_row(s->cond, r);
 }
 
+static int emit_eps(void *p, const peer_eps_row *r)
+{
+    sink_ctx *s = p;
+    if (csvlog_find_row(s->eps, r) >= 0) return RBD_OK;   /* a resumed model scores its steps again */
+    return csvlog_append_row(s->eps, r);
+}
+
+static void note(void *p, const char *msg)
+{
+    sink_ctx *s = p;
+    fprintf(stderr, "rbdiff %s: %s\n", s->cmd, msg);
+}
+
+/* The peers of the config (`peers`) and their targets; peer_eps.csv is
+ * opened only when one is, so an audit without peers writes no such file. */
+static int open_peers(const char *cmd, const sweep_config *c, const char *dir, bench_target **tg, int *ntg,
+                      rbd_peer **peers, int *npeers, csvlog *eps)
+{
+    if (!c->npeers) return RBD_OK;
+    int rc = bench_peers_open(cmd, c, peers, npeers);
+    if (!rc) rc = bench_add_peer_targets(tg, ntg, *peers, *npeers);
+    if (rc || !*npeers) return rc;
+    char *p = results_path(dir, PEER_EPS_CSV);
+    rc = p ? csvlog_open(eps, p, peer_eps_cols, PEER_EPS_NCOLS, PEER_EPS_NKEY) : rbd_fail(RBD_ENOMEM, "out of memory");
+    free(p);
+    return rc;
+}
+
 static void on_ref(void *p, int state, int states, int hit)
 {
     sink_ctx *s = p;
@@ -108,10 +137,12 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir)
 {
     bench_target *tg = NULL;
     bench_model *bm = NULL;
-    int ntg = 0, nbm = 0, status = EXIT_FAIL, cache_failed = 0;
-    csvlog log, cond;
+    int ntg = 0, nbm = 0, status = EXIT_FAIL, cache_failed = 0, npeers = 0;
+    rbd_peer *peers = NULL;
+    csvlog log, cond, eps;
     memset(&log, 0, sizeof log);
     memset(&cond, 0, sizeof cond);
+    memset(&eps, 0, sizeof eps);
     char cache[4096];
     if (c->cache) snprintf(cache, sizeof cache, "%s", c->cache);
     else audit_default_cache(cache, sizeof cache);
@@ -130,6 +161,7 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir)
         goto done;
     }
     free(p);
+    if (open_peers(cmd, c, dir, &tg, &ntg, &peers, &npeers, &eps)) { cli_lib_error(cmd, 0); goto done; }
     if (log.dropped_partial)
         fprintf(stderr, "rbdiff %s: %s:%d: dropped a truncated line (interrupted write); it is computed again\n", cmd,
                 log.path, log.dropped_partial);
@@ -141,9 +173,10 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir)
     rbdref_opts_default(&o.ref);
     progress pg;
     progress_start(&pg, nbm, "accuracy models");
-    sink_ctx sc = { &log, &cond, NULL, &pg, 0, "" };
+    sink_ctx sc = { &log, &cond, &eps, cmd, NULL, &pg, 0, "" };
     audit_sink sink = { .have = have_row, .emit = emit_row, .ctx = &sc, .have_cond = have_cond,
-                        .emit_cond = emit_cond, .on_ref = on_ref };
+                        .emit_cond = emit_cond, .on_ref = on_ref, .emit_eps = npeers ? emit_eps : NULL,
+                        .note = note };
     int rc = RBD_OK;
     for (int j = 0; j < nbm && !rc && !cli_interrupted; j++) {
         rbd_model *m = NULL;
@@ -169,7 +202,9 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir)
 done:
     csvlog_close(&log);
     csvlog_close(&cond);
+    csvlog_close(&eps);
     free(tg);
+    bench_peers_close(peers, npeers);
     free(bm);
     return status;
 }

@@ -40,6 +40,11 @@ static const char help[] =
     "  --robots LIST    e.g. ur5,hyq:freeflyer (tests/models/NAME.urdf) or paths\n"
     "  --model SPEC     another model (repeatable)\n"
     "  --methods LIST   names or 'all' (default all);  --base no: no base algorithms\n"
+    "  --peers LIST     peers scored beside ours, as their timing rows name them\n"
+    "                   (pinocchio@4.1.0.computeABADerivatives): pinocchio, mujoco,\n"
+    "                   NAME@VERSION, all (every version built) or none (default);\n"
+    "                   MuJoCo's finite differences at its step and at the best of\n"
+    "                   a sweep over steps (rows .best_eps; DIR/peer_eps.csv)\n"
     "  --states K       random states per model (default 3);  --seed S (default 1)\n"
     "  --cache DIR      reference cache (default $RBD_CACHE_DIR, else ~/.cache/rbdiff)\n"
     "  -c, --config F   a sweep config: its accuracy_*, robots, methods, seed, cache keys\n"
@@ -52,7 +57,7 @@ static const char help[] =
 static const char *const keymap[][2] = {
     { "N", "accuracy_N" }, { "bf", "accuracy_bf" }, { "skew", "accuracy_skew" }, { "taper", "accuracy_taper" },
     { "robots", "robots" }, { "model", "accuracy_model" }, { "methods", "methods" }, { "base", "base" },
-    { "states", "accuracy_states" }, { "seed", "seed" }, { "cache", "cache" },
+    { "states", "accuracy_states" }, { "seed", "seed" }, { "cache", "cache" }, { "peers", "peers" },
 };
 enum { NMAP = sizeof keymap / sizeof keymap[0] };
 

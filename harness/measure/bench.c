@@ -105,9 +105,21 @@ void bench_peers_close(rbd_peer *p, int n)
     free(p);
 }
 
+/* 1 for a second-order target (an RBD_*_SO_DERIVS method or peer function). */
+static int target_is_so(const bench_target *b)
+{
+    if (b->peer) return b->peer->api->func[b->peer_func].out == RBD_PEER_ID_SO_DERIVS;
+    return b->method && (b->method->output == RBD_ID_SO_DERIVS || b->method->output == RBD_FD_SO_DERIVS);
+}
+
 int bench_add_peer_targets(bench_target **t, int *n, const rbd_peer *p, int np)
 {
-    int add = 0;
+    /* A peer function joins when ours has a target of its order: the
+     * second-order ones beside a second-order method, the first-order ones
+     * beside a first-order method or base algorithm (or when ours has none),
+     * so first-order runs time what they did and each order its own table. */
+    int has[2] = { *n == 0, 0 }, add = 0;
+    for (int i = 0; i < *n; i++) has[target_is_so(&(*t)[i])] = 1;
     for (int k = 0; k < np; k++) add += p[k].api->nfunc;
     /* one spare slot, as bench_targets leaves for the roofline */
     bench_target *tt = realloc(*t, sizeof *tt * (size_t)(*n + add + 1));
@@ -115,6 +127,7 @@ int bench_add_peer_targets(bench_target **t, int *n, const rbd_peer *p, int np)
     *t = tt;
     for (int k = 0; k < np; k++)
         for (int f = 0; f < p[k].api->nfunc; f++) {
+            if (!has[p[k].api->func[f].out == RBD_PEER_ID_SO_DERIVS]) continue;
             bench_target *b = &tt[(*n)++];
             memset(b, 0, sizeof *b);
             b->name = p[k].row[f];

@@ -36,7 +36,8 @@ int bench_targets(const sweep_config *c, bench_target **out, int *n);
  * without it); *out (malloc'ed) holds the others. */
 int bench_peers_open(const char *cmd, const sweep_config *c, rbd_peer **out, int *n);
 void bench_peers_close(rbd_peer *p, int n);
-/* Appends a target for every function of the np peers to *t (realloc'ed). */
+/* Appends a target for every function of the np peers to *t (realloc'ed)
+ * whose order (first or second derivatives) one of *t's targets has. */
 int bench_add_peer_targets(bench_target **t, int *n, const rbd_peer *p, int np);
 /* robot_methods' PEER.FUNCTION names (peer_name_parse): the peer must be one
  * rbdiff knows, and, when it loaded (peers[0..npeers)), the function one of

@@ -11,22 +11,15 @@ void xo_opts_from_config(xo_opts *xo, const sweep_config *c)
     xo->hi = c->xo_hi;
 }
 
-static int open_table(csvlog *log, const char *dir, const char *file, const csv_col *cols, int ncols, int nkey)
-{
-    char *p = results_path(dir, file);
-    int rc = p ? csvlog_open(log, p, cols, ncols, nkey) : rbd_fail(RBD_ENOMEM, "out of memory");
-    free(p);
-    return rc;
-}
-
 int xo_set_open(xo_set *s, const char *dir)
 {
     memset(s, 0, sizeof *s);
     if (!(s->pr = malloc(sizeof *s->pr))) return rbd_fail(RBD_ENOMEM, "out of memory");
     if (!dir) return RBD_OK;
-    int rc = open_table(&s->rows, dir, CROSSOVER_CSV, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY);
-    if (!rc) rc = open_table(&s->probes, dir, CROSSOVER_PROBES_CSV, crossover_probes_cols, CROSSOVER_PROBES_NCOLS,
-                             CROSSOVER_PROBES_NKEY);
+    int rc = results_open_table(&s->rows, dir, CROSSOVER_CSV, crossover_cols, CROSSOVER_NCOLS, CROSSOVER_NKEY);
+    if (!rc)
+        rc = results_open_table(&s->probes, dir, CROSSOVER_PROBES_CSV, crossover_probes_cols, CROSSOVER_PROBES_NCOLS,
+                                CROSSOVER_PROBES_NKEY);
     s->open = 1;
     return rc;
 }

@@ -7,28 +7,20 @@
 #include "store/meta.h"
 #include "store/pack.h"
 
-static int open_table(csvlog *log, const char *dir, const char *file, const csv_col *cols, int ncols, int nkey)
-{
-    char *p = results_path(dir, file);
-    int rc = p ? csvlog_open(log, p, cols, ncols, nkey) : rbd_fail(RBD_ENOMEM, "out of memory");
-    free(p);
-    return rc;
-}
-
 int sweep_set_open(const char *cmd, sweep_set *s, const char *dir, const sweep_plan *p)
 {
     memset(s, 0, sizeof *s);
-    int rc = open_table(&s->timings, dir, TIMINGS_CSV, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY);
+    int rc = results_open_table(&s->timings, dir, TIMINGS_CSV, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY);
     /* samples.csv beside timings.csv: every batch of each row, for the rank
      * test of `compare`.  Appended after the row, so a kill in between
      * leaves a row without samples (compare then uses its quartiles);
      * batches already there (a rerun after such a kill) are kept.  A packed
      * set's (rbdiff pack) is unpacked first. */
     if (!rc) rc = samples_unpack(dir);
-    if (!rc) rc = open_table(&s->samples, dir, SAMPLES_CSV, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY);
+    if (!rc) rc = results_open_table(&s->samples, dir, SAMPLES_CSV, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY);
     if (!rc && p->npeers)
-        rc = open_table(&s->peer_checks, dir, PEER_CHECKS_CSV, peer_checks_cols, PEER_CHECKS_NCOLS,
-                        PEER_CHECKS_NKEY);
+        rc = results_open_table(&s->peer_checks, dir, PEER_CHECKS_CSV, peer_checks_cols, PEER_CHECKS_NCOLS,
+                                PEER_CHECKS_NKEY);
     if (!rc && s->timings.dropped_partial)
         fprintf(stderr, "rbdiff %s: %s:%d: dropped a truncated line (interrupted write); it is measured again\n", cmd,
                 s->timings.path, s->timings.dropped_partial);

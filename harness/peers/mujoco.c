@@ -34,6 +34,7 @@
 #include <mujoco/mujoco.h>
 #include <mujoco/mjxmacro.h>
 #include "mujoco_conv.h"
+#include "mujoco_model.h"
 #include "peer_api.h"
 
 #ifndef RBD_PEER_BUILD
@@ -51,11 +52,14 @@
 #define FULL_M(m, d, dst) mj_fullM(m, dst, (d)->qM)
 #endif
 
-#define EPS 1e-6             /* central differences: error O(eps^2), rounding O(1e-16 / eps) */
+/* The step MuJoCo's derivative sample and documentation take; central
+ * differences: error O(eps^2), rounding O(1e-16 / eps).  set_step changes it
+ * per context (the accuracy audit's sweep over eps). */
+#define EPS 1e-6
 
 enum { FD_FORWARD, FD_INVERSE, RNE, CRB, FORWARD, TRANSITION_FD, INVERSE_FD, NFUNC };
 
-/* The motor copy of the model (with_motors) sets MuJoCo 2.2's nu-sized
+/* The motor copy of the model (mjp_with_motors, mujoco_model.c) sets MuJoCo 2.2's nu-sized
  * arrays by hand; MuJoCo 4.0's compiler derives more of them (sparse
  * actuator moments, force ranges), and its qacc on that copy disagrees with
  * ours (checked: 1.9 relative on a chain of 6), so 4.0 offers the five
@@ -116,157 +120,21 @@ static void on_error(const char *msg)
 
 /* ------------------------------------------------------------------ model */
 
-typedef struct {
-    mjModel *m;              /* the URDF as MuJoCo reads it */
-    mjModel *actuated;       /* the same with a motor per dof, made for transitionFD */
-    void *motors;            /* its actuator arrays */
-    mjc_map map;
-} model;
-
-/* urdfdom demands <limit> on revolute joints, so rbdiff writes +-1e30: they
- * bound nothing, but MuJoCo would test each one at every step. */
-static void unlimit(mjModel *m)
-{
-    for (int j = 0; j < m->njnt; j++) m->jnt_limited[j] = 0;
-}
-
-/* Only rigid-body dynamics may enter: no contacts, actuators or passive forces. */
-static const char *not_rigid(const mjModel *m)
-{
-    if (m->ngeom) return "geoms (contacts)";
-    if (m->nu) return "actuators";
-    for (int j = 0; j < m->njnt; j++)
-        if (m->jnt_stiffness[j]) return "joint stiffness";
-    for (int i = 0; i < m->nv; i++)
-        if (m->dof_armature[i] || m->dof_damping[i] || m->dof_frictionloss[i]) return "armature, damping or friction";
-    return NULL;
-}
-
-static int joint_size(int type, int *nv)
-{
-    *nv = type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
-    return type == mjJNT_FREE ? 7 : type == mjJNT_BALL ? 4 : 1;
-}
-
-/* rbdiff's joints -> MuJoCo's of the same name, type and size. */
-static int match_joints(const mjModel *m, int njoint, const rbd_peer_joint *joint, mjc_map *map, char *err,
-                        size_t errlen)
-{
-    static const int mj_type[4] = { mjJNT_HINGE, mjJNT_SLIDE, mjJNT_BALL, mjJNT_FREE };   /* by rbd_joint_type */
-    static const char *const mj_type_name[4] = { "free", "ball", "slide", "hinge" };     /* by mjtJoint */
-    for (int k = 0; k < njoint; k++) {
-        const rbd_peer_joint *u = &joint[k];
-        int id = mj_name2id(m, mjOBJ_JOINT, u->name), nv;
-        if (id < 0) return mjc_fail(err, errlen, "MuJoCo's model has no joint '%s'", u->name);
-        int type = m->jnt_type[id], nq = joint_size(type, &nv);
-        if (u->type < 0 || u->type > 3 || mj_type[u->type] != type || u->nq != nq || u->nv != nv)
-            return mjc_fail(err, errlen, "joint '%s': rbdiff type %d (nq %d, nv %d), MuJoCo's %s (nq %d, nv %d)",
-                            u->name, u->type, u->nq, u->nv, mj_type_name[type], nq, nv);
-        if (type == mjJNT_BALL)
-            return mjc_fail(err, errlen, "joint '%s': spherical joints are not converted", u->name);
-        mjc_joint *j = &map->joint[k];
-        *j = (mjc_joint){ type == mjJNT_FREE, u->idx_q, u->idx_v, m->jnt_qposadr[id], m->jnt_dofadr[id] };
-        for (int i = 0; i < nv; i++) map->dof[u->idx_v + i] = j->mv + i;
-        if (!j->free) continue;
-        const mjtNum *pos = m->body_pos + 3 * m->jnt_bodyid[id], *quat = m->body_quat + 4 * m->jnt_bodyid[id];
-        if (map->free || pos[0] || pos[1] || pos[2] || quat[0] != 1 || quat[1] || quat[2] || quat[3])
-            return mjc_fail(err, errlen, "joint '%s': a second free joint, or one with an origin, which MuJoCo "
-                            "ignores", u->name);
-        map->free = j;
-    }
-    return 0;
-}
-
-static void unload(void *model_)
-{
-    model *mod = model_;
-    if (!mod) return;
-    if (mod->m) mj_deleteModel(mod->m);
-    if (mod->actuated) mj_deleteModel(mod->actuated);
-    free(mod->motors);
-    free(mod->map.joint);
-    free(mod->map.dof);
-    free(mod);
-}
-
-/* mod->m and mod->map from the URDF, checked against rbdiff's joints. */
-static int open_model(model *mod, const char *urdf, int njoint, const rbd_peer_joint *joint, int nq, int nv,
-                      char *err, size_t errlen)
-{
-    char mjerr[1000] = "";
-    mjModel *m = mod->m = mj_loadXML(urdf, NULL, mjerr, sizeof mjerr);
-    mj_freeLastXML();
-    if (!m) return mjc_fail(err, errlen, "MuJoCo %s cannot load %s: %s", mj_versionString(), urdf, mjerr);
-    if (m->njnt != njoint || m->nq != nq || m->nv != nv)
-        return mjc_fail(err, errlen, "%s: MuJoCo reads %d joints (nq %d, nv %d), rbdiff has %d (nq %d, nv %d)",
-                        urdf, m->njnt, m->nq, m->nv, njoint, nq, nv);
-    const char *why = not_rigid(m);
-    if (why) return mjc_fail(err, errlen, "%s: MuJoCo's model has %s", urdf, why);
-    if (mjc_exact_inertia(m, njoint, joint, err, errlen)) return -1;
-    mod->map = (mjc_map){ nq, nv, njoint, calloc((size_t)njoint + 1, sizeof(mjc_joint)),
-                          calloc((size_t)nv + 1, sizeof(int)), NULL };
-    if (!mod->map.joint || !mod->map.dof) return mjc_fail(err, errlen, "out of memory");
-    return match_joints(m, njoint, joint, &mod->map, err, errlen);
-}
-
 static void *load(const char *urdf, int njoint, const rbd_peer_joint *joint, int nq, int nv, char *err,
                   size_t errlen)
 {
     mju_user_error = on_error;
     mju_user_warning = on_warning;
-    model *mod = calloc(1, sizeof *mod);
+    mjp_model *mod = calloc(1, sizeof *mod);
     if (!mod) mjc_fail(err, errlen, "out of memory");
-    if (!mod || open_model(mod, urdf, njoint, joint, nq, nv, err, errlen)) {
-        unload(mod);
+    if (!mod || mjp_model_open(mod, urdf, njoint, joint, nq, nv, err, errlen)) {
+        mjp_model_free(mod);
         return NULL;
     }
-    unlimit(mod->m);
     return mod;
 }
 
-/* ------------------------------------------------- the model with motors */
-
-/* mjd_transitionFD's B is by ctrl, and URDF has no actuators, so a copy of
- * the model gets a unit-gear motor on every dof, in dof order (six on a free
- * joint): then ctrl = qfrc in MuJoCo's coordinates.  Its nu-sized arrays
- * (mjxmacro.h) are laid end to end in a block of ours, which the copy points
- * into; MJCF would say it plainly, but tinyxml2 refuses more than 100 nested
- * elements, i.e. a chain of ~100 bodies.  Returns the block's size. */
-#undef MJ_M
-#define MJ_M(n) a->n
-static size_t motor_arrays(mjModel *a, char *block)
-{
-    size_t size = 0;
-#define X(type, name, nr, nc)                                  \
-    if (!strcmp(#nr, "nu")) {                                  \
-        if (block) a->name = (type *)(block + size);           \
-        size += (sizeof(type) * a->nu * (nc) + 7) / 8 * 8;     \
-    }
-    MJMODEL_POINTERS
-#undef X
-    return size;
-}
-
-static mjModel *with_motors(const mjModel *m, void **block)
-{
-    mjModel *a = mj_copyModel(NULL, m);
-    if (!a) return NULL;
-    a->nu = m->nv;
-    if (!(*block = calloc(motor_arrays(a, NULL), 1))) {
-        mj_deleteModel(a);
-        return NULL;
-    }
-    motor_arrays(a, *block);
-    for (int i = 0; i < m->nv; i++) {  /* dyntype, gaintype, biastype 0: none, fixed, none */
-        int j = m->dof_jntid[i];
-        a->actuator_trntype[i] = mjTRN_JOINT;
-        a->actuator_trnid[2 * i] = j;
-        a->actuator_trnid[2 * i + 1] = -1;
-        a->actuator_gear[6 * i + i - m->jnt_dofadr[j]] = 1;
-        a->actuator_gainprm[mjNGAIN * i] = 1;
-    }
-    return a;
-}
+static void unload(void *model_) { mjp_model_free(model_); }
 
 /* ---------------------------------------------------------------- context */
 
@@ -274,10 +142,11 @@ typedef struct context context;
 typedef void (*run_fn)(context *c);
 
 struct context {
-    const model *mod;
+    const mjp_model *mod;
     const mjModel *m;        /* mod->m, or mod->actuated for transitionFD */
     mjData *d;
     int func, pool, k;
+    mjtNum eps;              /* the finite differences' step */
     mjtNum *qpos, *qvel, *qacc, *qfrc;   /* the pool in MuJoCo's conventions */
     mjtNum *out;             /* the call's outputs in MuJoCo's coordinates: a derivative's
                                 column j is along dof j; transitionFD's A, B row-major */
@@ -298,22 +167,22 @@ static void set_state(context *c, int k)
 
 typedef void (*mj_skip_fn)(const mjModel *m, mjData *d, int skipstage, int skipsensor);
 
-static void central(mjtNum *col, const mjtNum *plus, const mjtNum *minus, int n)
+static void central(mjtNum *col, const mjtNum *plus, const mjtNum *minus, int n, mjtNum eps)
 {
-    for (int i = 0; i < n; i++) col[i] = (plus[i] - minus[i]) / (2 * EPS);
+    for (int i = 0; i < n; i++) col[i] = (plus[i] - minus[i]) / (2 * eps);
 }
 
 /* col = d out / d x by x +- eps, eval re-running the pipeline after stage. */
 static void diff_scalar(context *c, mjtNum *x, mj_skip_fn eval, int stage, const mjtNum *out, mjtNum *col)
 {
     const mjtNum x0 = *x;
-    *x = x0 + EPS;
+    *x = x0 + c->eps;
     eval(c->m, c->d, stage, 1);
     mju_copy(c->plus, out, c->m->nv);
-    *x = x0 - EPS;
+    *x = x0 - c->eps;
     eval(c->m, c->d, stage, 1);
     *x = x0;
-    central(col, c->plus, out, c->m->nv);
+    central(col, c->plus, out, c->m->nv, c->eps);
 }
 
 /* col = d out / d qpos along dof j, qpos moved by mj_integratePos. */
@@ -323,15 +192,15 @@ static void diff_qpos(context *c, int j, mj_skip_fn eval, const mjtNum *out, mjt
     mjData *d = c->d;
     const mjtNum *qpos0 = c->qpos + (size_t)m->nq * c->k;
     c->dir[j] = 1;
-    mj_integratePos(m, d->qpos, c->dir, EPS);
+    mj_integratePos(m, d->qpos, c->dir, c->eps);
     eval(m, d, mjSTAGE_NONE, 1);
     mju_copy(c->plus, out, m->nv);
     mju_copy(d->qpos, qpos0, m->nq);
-    mj_integratePos(m, d->qpos, c->dir, -EPS);
+    mj_integratePos(m, d->qpos, c->dir, -c->eps);
     eval(m, d, mjSTAGE_NONE, 1);
     mju_copy(d->qpos, qpos0, m->nq);
     c->dir[j] = 0;
-    central(col, c->plus, out, m->nv);
+    central(col, c->plus, out, m->nv, c->eps);
 }
 
 /* The loops go from the last stage to the first, so each skip finds the
@@ -363,7 +232,7 @@ static void fd_inverse(context *c)
 /* A is 2nv x 2nv and B 2nv x nu, row-major (no activations). */
 static void transition_fd(context *c)
 {
-    mjd_transitionFD(c->m, c->d, EPS, 1, c->out, c->out + 4 * (size_t)c->m->nv * c->m->nv, NULL, NULL);
+    mjd_transitionFD(c->m, c->d, c->eps, 1, c->out, c->out + 4 * (size_t)c->m->nv * c->m->nv, NULL, NULL);
 }
 
 static void rne(context *c)
@@ -391,7 +260,7 @@ static void forward(context *c)
 static void inverse_fd(context *c)
 {
     const size_t nv = (size_t)c->m->nv;
-    mjd_inverseFD(c->m, c->d, EPS, 0, c->out, c->out + nv * nv, NULL, NULL, NULL, NULL, NULL);
+    mjd_inverseFD(c->m, c->d, c->eps, 0, c->out, c->out + nv * nv, NULL, NULL, NULL, NULL, NULL);
 }
 #else
 static void inverse_fd(context *c)
@@ -452,7 +321,7 @@ static size_t work_size(int func, size_t nv)
 static void *bind(void *model_, int func, int pool, const double *q, const double *v, const double *a,
                   const double *tau, char *err, size_t errlen)
 {
-    model *mod = model_;
+    mjp_model *mod = model_;
     const int nq = mod->m->nq, nv = mod->m->nv;
     if (func >= 0 && func < noffer) func = offer[func];
     else func = -1;
@@ -462,7 +331,7 @@ static void *bind(void *model_, int func, int pool, const double *q, const doubl
         mjc_fail(err, errlen, "bind: bad function %d, pool %d, or a missing input", func, pool);
         return NULL;
     }
-    if (func == TRANSITION_FD && !mod->actuated && !(mod->actuated = with_motors(mod->m, &mod->motors))) {
+    if (func == TRANSITION_FD && !mod->actuated && !(mod->actuated = mjp_with_motors(mod->m, &mod->motors))) {
         mjc_fail(err, errlen, "out of memory");
         return NULL;
     }
@@ -470,7 +339,8 @@ static void *bind(void *model_, int func, int pool, const double *q, const doubl
     const size_t total = pool_size + out_size(func, nv) + work_size(func, nv) + 2 * (size_t)nv;
     context *c = calloc(1, sizeof *c);
     if (c)
-        *c = (context){ .mod = mod, .m = func == TRANSITION_FD ? mod->actuated : mod->m, .func = func, .pool = pool };
+        *c = (context){ .mod = mod, .m = func == TRANSITION_FD ? mod->actuated : mod->m, .func = func, .pool = pool,
+                        .eps = EPS };
     if (!c || !(c->qpos = calloc(total, sizeof(mjtNum))) || !(c->d = mj_makeData(c->m))) {
         unbind(c);
         mjc_fail(err, errlen, "out of memory");
@@ -496,22 +366,6 @@ static void *bind(void *model_, int func, int pool, const double *q, const doubl
 }
 
 /* ----------------------------------------------------------------- result */
-
-/* Euler's v' = v + h qacc(q, v, ctrl): dqacc = the velocity rows of A, B / h. */
-static void continuous_from_transition(const mjModel *m, const mjtNum *A, const mjtNum *B, mjtNum *Qq, mjtNum *Qv,
-                                       mjtNum *Qt)
-{
-    const int nv = m->nv, nx = 2 * nv;
-    const mjtNum h = m->opt.timestep;
-    for (int i = 0; i < nv; i++) {
-        const mjtNum *a = A + (size_t)nx * (nv + i), *b = B + (size_t)m->nu * (nv + i);
-        for (int j = 0; j < nv; j++) {
-            Qq[i + (size_t)nv * j] = a[j] / h;
-            Qv[i + (size_t)nv * j] = (a[nv + j] - (i == j)) / h;
-            Qt[i + (size_t)nv * j] = b[j] / h;   /* motor j drives dof j */
-        }
-    }
-}
 
 /* The nominal outputs the finite differences leave stale, at state k. */
 static void nominal(context *c)
@@ -543,7 +397,7 @@ static int result(void *ctx, double *vec, double *mat0, double *mat1, double *ma
         mjc_fd_out(map, &pt, c->out, c->out + nn, c->out + 2 * nn, mat0, mat1, mat2);
         break;
     case TRANSITION_FD:
-        continuous_from_transition(c->m, c->out, c->out + 4 * nn, c->work, c->work + nn, c->work + 2 * nn);
+        mjc_fd_from_transition(c->m, c->out, c->out + 4 * nn, c->work, c->work + nn, c->work + 2 * nn);
         mjc_qdd_out(map, &pt, vec);
         mjc_fd_out(map, &pt, c->work, c->work + nn, c->work + 2 * nn, mat0, mat1, mat2);
         break;
@@ -559,11 +413,29 @@ static int result(void *ctx, double *vec, double *mat0, double *mat1, double *ma
     return 0;
 }
 
+static int takes_step(int func)
+{
+    return func == FD_FORWARD || func == FD_INVERSE || func == TRANSITION_FD || func == INVERSE_FD;
+}
+
+static double default_step(int func)
+{
+    return func >= 0 && func < noffer && takes_step(offer[func]) ? EPS : 0;
+}
+
+static int set_step(void *ctx, double step)
+{
+    context *c = ctx;
+    if (!takes_step(c->func) || !(step > 0)) return -1;
+    c->eps = step;
+    return 0;
+}
+
 __attribute__((visibility("default"))) const rbd_peer_api *rbd_peer_entry(void)
 {
     static rbd_peer_func table[NFUNC];
     static rbd_peer_api api = { RBD_PEER_ABI, "mujoco", NULL, RBD_PEER_BUILD "; " RBD_PEER_SOURCE, 0, table,
-                                load, unload, bind, call, result, unbind };
+                                load, unload, bind, call, result, unbind, default_step, set_step };
     if (!noffer)
         for (int f = 0; f < NFUNC; f++)
             if ((f != TRANSITION_FD || HAS_TRANSITION_FD) && (f != INVERSE_FD || HAS_INVERSE_FD)) {

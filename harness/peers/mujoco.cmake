@@ -44,7 +44,7 @@ else()
   if(NOT _mj_origin)
     set(_mj_origin "${MUJOCO_LIBRARY}")
   endif()
-  add_library(rbdpeer-mujoco MODULE mujoco.c mujoco_conv.c)
+  add_library(rbdpeer-mujoco MODULE mujoco.c mujoco_model.c mujoco_conv.c)
   peer_module(rbdpeer-mujoco mujoco ${_mj_ver})
   set_target_properties(rbdpeer-mujoco PROPERTIES C_STANDARD 11 C_VISIBILITY_PRESET hidden)
   # a function another MuJoCo version removed must not link as implicit

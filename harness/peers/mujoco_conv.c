@@ -296,3 +296,17 @@ int mjc_exact_inertia(mjModel *m, int njoint, const rbd_peer_joint *joint, char 
     }
     return 0;
 }
+
+void mjc_fd_from_transition(const mjModel *m, const mjtNum *A, const mjtNum *B, mjtNum *Qq, mjtNum *Qv, mjtNum *Qt)
+{
+    const int nv = m->nv, nx = 2 * nv;
+    const mjtNum h = m->opt.timestep;
+    for (int i = 0; i < nv; i++) {
+        const mjtNum *a = A + (size_t)nx * (nv + i), *b = B + (size_t)m->nu * (nv + i);
+        for (int j = 0; j < nv; j++) {
+            Qq[i + (size_t)nv * j] = a[j] / h;
+            Qv[i + (size_t)nv * j] = (a[nv + j] - (i == j)) / h;
+            Qt[i + (size_t)nv * j] = b[j] / h;   /* motor j drives dof j */
+        }
+    }
+}

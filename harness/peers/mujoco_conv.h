@@ -72,4 +72,9 @@ void mjc_id_out(const mjc_map *map, const mjc_point *pt, const mjtNum *Tq, const
 void mjc_fd_out(const mjc_map *map, const mjc_point *pt, const mjtNum *Qq, const mjtNum *Qv, const mjtNum *Qt,
                 double *dqdd_dq, double *dqdd_dv, double *dqdd_dtau);
 
+/* mjd_transitionFD's A (2nv x 2nv) and B (2nv x nu, a motor per dof),
+ * row-major, of one Euler step v' = v + h qacc(q, v, ctrl) -> Qq, Qv, Qt of
+ * qacc (nv x nv column-major, MuJoCo's numbering): the velocity rows / h. */
+void mjc_fd_from_transition(const mjModel *m, const mjtNum *A, const mjtNum *B, mjtNum *Qq, mjtNum *Qv, mjtNum *Qt);
+
 #endif

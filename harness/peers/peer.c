@@ -145,9 +145,9 @@ int peer_open(const char *name, rbd_peer *p)
     p->api = entry ? entry() : NULL;
     int rc = RBD_OK;
     if (!p->api) rc = rbd_fail(RBD_EINVAL, "peer %s: %s has no rbd_peer_entry", p->name, p->path);
-    else if (p->api->abi != RBD_PEER_ABI)
-        rc = rbd_fail(RBD_EINVAL, "peer %s: %s speaks interface %d, rbdiff %d: rebuild it (scripts/peers)", p->name,
-                      p->path, p->api->abi, RBD_PEER_ABI);
+    else if (p->api->abi < 1 || p->api->abi > RBD_PEER_ABI)
+        rc = rbd_fail(RBD_EINVAL, "peer %s: %s speaks interface %d, rbdiff 1 to %d: rebuild it (scripts/peers)",
+                      p->name, p->path, p->api->abi, RBD_PEER_ABI);
     else if (!(p->row = calloc((size_t)p->api->nfunc + 1, sizeof *p->row)))
         rc = rbd_fail(RBD_ENOMEM, "out of memory");
     if (rc) { peer_close(p); return rc; }
@@ -161,6 +161,12 @@ void peer_close(rbd_peer *p)
     if (p->dl) dlclose(p->dl);
     free(p->row);
     memset(p, 0, sizeof *p);
+}
+
+double peer_default_step(const rbd_peer *p, int f)
+{
+    if (p->api->abi < 2 || !p->api->default_step || !p->api->set_step) return 0;
+    return p->api->default_step(f);
 }
 
 int peer_func_find(const rbd_peer *p, const char *fn)
@@ -322,6 +328,7 @@ int peer_check_func(const peer_model *pm, int f, uint64_t seed, peer_check *c)
 {
     const rbd_peer_api *api = pm->peer->api;
     const rbd_peer_func *pf = &api->func[f];
+    if (pf->out == RBD_PEER_ID_SO_DERIVS) return peer_check_so(pm, f, seed, c);
     const rbd_model *m = pm->m;
     size_t nv = (size_t)m->nv, nn = nv * nv;
     memset(c, 0, sizeof *c);

@@ -57,6 +57,10 @@ int peer_row_matches(const char *want, const char *row);
  * RBD_EINVAL when it does not load or speaks another interface version. */
 int peer_open(const char *name, rbd_peer *p);
 void peer_close(rbd_peer *p);
+/* The step function f of p takes its finite differences with by default
+ * (rbd_peer_api.default_step), 0 when it takes none or the module speaks
+ * interface 1. */
+double peer_default_step(const rbd_peer *p, int f);
 /* The function of p whose row name or own name is fn, or -1. */
 int peer_func_find(const rbd_peer *p, const char *fn);
 
@@ -88,9 +92,13 @@ typedef struct {
     char worst[160];        /* the block and entry of err, both values */
 } peer_check;
 int peer_check_func(const peer_model *pm, int f, uint64_t seed, peer_check *out);
+/* The same for a second-order function (RBD_PEER_ID_SO_DERIVS; peer_so.c):
+ * the four tensors against func.ours (idsva-so), err the largest of their
+ * max|X - R| / max|R|; the tensors' size is checked first (RBD_ENOMEM). */
+int peer_check_so(const peer_model *pm, int f, uint64_t seed, peer_check *out);
 /* The peer's outputs of function f at the first state of the pool drawn
  * from seed, in the user numbering, laid out as its result() lays them out
- * (vec: nv; mat[0..2]: nv x nv each); with q, v, a, tau (if non-NULL) that
+ * (vec: nv; mat[0..2]: nv x nv each; for RBD_PEER_ID_SO_DERIVS mat[0]: 4 nv^3); with q, v, a, tau (if non-NULL) that
  * state in the user numbering (nq, nv, nv, nv).  For stored reference
  * values (tests/pinocchio/reference/warts.*). */
 int peer_eval_func(const peer_model *pm, int f, uint64_t seed, double *vec, double *mat[3], double *q, double *v,

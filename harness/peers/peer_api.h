@@ -27,7 +27,11 @@
 extern "C" {
 #endif
 
-#define RBD_PEER_ABI 1
+/* 2 added default_step and set_step; rbdiff still opens modules of 1 (the
+ * members after unbind are read only from a module of 2 or later).
+ * 3 added RBD_PEER_ID_SO_DERIVS, whose result() fills mat0 with four
+ * tensors (an older rbdiff would index past its tables with it). */
+#define RBD_PEER_ABI 3
 
 /* What a peer function computes, and so what result() returns. */
 typedef enum {
@@ -41,7 +45,10 @@ typedef enum {
      * CodeGenRNEADerivatives and CodeGenABADerivatives have no tau or qdd
      * among their outputs): vec unused. */
     RBD_PEER_ID_PARTIALS = 7, /* dtau_dq, dtau_dv at (q, v, a)                      */
-    RBD_PEER_FD_PARTIALS = 8  /* dqdd_dq, dqdd_dv, dqdd_dtau at (q, v, tau)         */
+    RBD_PEER_FD_PARTIALS = 8, /* dqdd_dq, dqdd_dv, dqdd_dtau at (q, v, tau)         */
+    RBD_PEER_ID_SO_DERIVS = 9 /* d2tau_dq2, d2tau_dv2, d2tau_dqdv, dM_dq at (q, v, a)
+                                 in mat[0] (4 nv^3); timed only beside a second-order
+                                 method of ours (bench_add_peer_targets)           */
 } rbd_peer_out;
 
 typedef struct {
@@ -95,9 +102,20 @@ typedef struct {
      * (never timed): vec (nv) = tau or qdd (unused for M, Minv); mat[0..2]
      * (nv x nv each) = dtau_dq, dtau_dv | dqdd_dq, dqdd_dv, dqdd_dtau | M |
      * Minv, complete (a symmetric output of which the library writes one
-     * triangle is mirrored here).  0, or non-zero with the reason in err. */
+     * triangle is mirrored here).  For RBD_PEER_ID_SO_DERIVS vec, mat1 and
+     * mat2 are unused and mat0 (4 nv^3) gets the four tensors one after the
+     * other, each in rbdiff's layout (method.h: (i, j, k) at
+     * [i + nv*j + nv*nv*k] = d2 tau_i / dx_j dz_k, the user numbering in
+     * all three indices).  0, or non-zero with the reason in err. */
     int (*result)(void *ctx, double *vec, double *mat0, double *mat1, double *mat2, char *err, size_t errlen);
     void (*unbind)(void *ctx);
+    /* Interface 2.  A function that takes finite differences: the step it
+     * takes by default (what the library's documentation and samples use), 0
+     * for one that takes none; NULL: no function takes one. */
+    double (*default_step)(int func);
+    /* The step of ctx's later calls: 0, or non-zero when its function takes
+     * none or step is not positive.  The accuracy audit sweeps it. */
+    int (*set_step)(void *ctx, double step);
 } rbd_peer_api;
 
 /* The one symbol a peer module exports. */

@@ -1,6 +1,7 @@
 /*
- * The Pinocchio 3 peer: computeRNEADerivatives, computeABADerivatives, rnea,
- * aba, computeMinverse and crba timed beside rbdiff's methods
+ * The Pinocchio peer (3.7 and 4.1): computeRNEADerivatives,
+ * computeABADerivatives, rnea, aba, computeMinverse, crba and
+ * ComputeRNEASecondOrderDerivatives timed beside rbdiff's methods
  * (peer_api.h).  The only C++ in the project: Pinocchio is a C++ template
  * library, so its side of the comparison is compiled here, with the
  * compiler and flags that suit it (CMakeLists.txt), behind the C table.
@@ -24,6 +25,7 @@
 #include <pinocchio/algorithm/aba.hpp>
 #include <pinocchio/algorithm/crba.hpp>
 #include <pinocchio/algorithm/rnea-derivatives.hpp>
+#include <pinocchio/algorithm/rnea-second-order-derivatives.hpp>
 #include <pinocchio/algorithm/rnea.hpp>
 #include <pinocchio/multibody/data.hpp>
 #include <pinocchio/multibody/model.hpp>
@@ -38,7 +40,7 @@ using pinocchio::Model;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
-enum Func { RNEA_DERIVS, ABA_DERIVS, RNEA, ABA, MINV, CRBA, NFUNC };
+enum Func { RNEA_DERIVS, ABA_DERIVS, RNEA, ABA, MINV, CRBA, RNEA_SO, NFUNC };
 
 /* Conventions: aba and crba take Pinocchio's default, LOCAL, which a
  * paired run found the faster on most models (peers/README.md, "Pinocchio
@@ -57,6 +59,12 @@ const rbd_peer_func funcs[NFUNC] = {
     { "aba", RBD_PEER_QDD, "aba", "qdd (Convention::LOCAL, the default and the faster)", 1e-9, 1e-15 },
     { "computeMinverse", RBD_PEER_MINV, "minv", "M^-1, upper triangle", 1e-9, 1e-15 },
     { "crba", RBD_PEER_M, "crba", "M, upper triangle (Convention::LOCAL, the default and the faster)", 1e-9, 0 },
+    /* Singh, Russell & Wensing's algorithm (IROS 2022), the overload a user
+     * calls with Data's tensors: it zeroes the four nv^3 tensors, then fills
+     * them; no tau. */
+    { "ComputeRNEASecondOrderDerivatives", RBD_PEER_ID_SO_DERIVS, "idsva-so",
+      "d2tau/dq2, d2tau/dv2, d2tau/dqdv, dM/dq: Data's four nv^3 Eigen Tensors, zeroed first, then filled; no tau", 1e-9,
+      0 },
 };
 
 /* Model and Data hold fixed-size Eigen members: aligned new for AVX-512. */
@@ -185,6 +193,7 @@ int call(void *p, int k)
     case ABA: pinocchio::aba(m, d, c.q.col(k), c.v.col(k), c.tau.col(k)); break;
     case MINV: pinocchio::computeMinverse(m, d, c.q.col(k)); break;
     case CRBA: pinocchio::crba(m, d, c.q.col(k)); break;
+    case RNEA_SO: pinocchio::ComputeRNEASecondOrderDerivatives(m, d, c.q.col(k), c.v.col(k), c.a.col(k)); break;
     default: return 1;
     }
     c.last = k;
@@ -197,6 +206,17 @@ template<typename M> void permute_out(const M &X, const std::vector<int> &of, do
     const int n = (int)of.size();
     for (int j = 0; j < n; j++)
         for (int i = 0; i < n; i++) out[i + (size_t)n * j] = X(of[i], of[j]);
+}
+
+/* out[i + nv*(j + nv*k)] = T(v_of[i], v_of[j], v_of[k]): Pinocchio's
+ * tensors index (tau, first variable, second variable) as rbdiff's do
+ * (peer_api.h); only the joint order is converted. */
+template<typename T> void permute_tensor(const T &X, const std::vector<int> &of, double *out)
+{
+    const size_t n = of.size();
+    for (size_t k = 0; k < n; k++)
+        for (size_t j = 0; j < n; j++)
+            for (size_t i = 0; i < n; i++) out[i + n * (j + n * k)] = X(of[i], of[j], of[k]);
 }
 
 int result(void *p, double *vec, double *mat0, double *mat1, double *mat2, char *err, size_t errlen)
@@ -234,6 +254,14 @@ int result(void *p, double *vec, double *mat0, double *mat1, double *mat2, char 
         permute_out(S, of, mat0);
         break;
     }
+    case RNEA_SO: {
+        const size_t n3 = of.size() * of.size() * of.size();
+        permute_tensor(d.d2tau_dqdq, of, mat0);
+        permute_tensor(d.d2tau_dvdv, of, mat0 + n3);
+        permute_tensor(d.d2tau_dqdv, of, mat0 + 2 * n3);
+        permute_tensor(d.d2tau_dadq, of, mat0 + 3 * n3);
+        break;
+    }
     default: return 1;
     }
     return 0;
@@ -261,6 +289,8 @@ const rbd_peer_api api = {
     call,
     result,
     unbind,
+    nullptr,                 /* default_step: Pinocchio's derivatives are analytical, no step */
+    nullptr,
 };
 
 } // namespace

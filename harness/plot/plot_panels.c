@@ -132,35 +132,66 @@ int plot_all_times(const plot_env *e)
     return rc;
 }
 
+/* The accuracy rows as typed rows (store/rows.h), and the text of a
+ * row's numbers as accuracy.csv writes them (its column description). */
+typedef struct {
+    accuracy_row *r;
+    int n;
+} acc_rows;
+
+/* Column name of r as accuracy.csv writes it (its column description). */
+static void field_text(const accuracy_row *r, const char *name, char *out, size_t len)
+{
+    char buf[ACCURACY_NCOLS][64];
+    const char *fields[ACCURACY_NCOLS];
+    csv_row_encode(accuracy_cols, ACCURACY_NCOLS, r, buf, fields);
+    *out = 0;
+    for (int c = 0; c < ACCURACY_NCOLS; c++)
+        if (!strcmp(accuracy_cols[c].name, name)) snprintf(out, len, "%s", fields[c]);
+}
+
+static void dat_line(FILE *f, const accuracy_row *r)
+{
+    static const char *const names[] = { "N", "rms_rel", "max_abs", "normwise" };
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        char v[64];
+        field_text(r, names[k], v, sizeof v);
+        fprintf(f, "%s%s", k ? " " : "", v);
+    }
+    fputc('\n', f);
+}
+
 /* accuracy.csv -> one figure per output (accuracy_<output>): small
  * multiples, a row of panels per method family and a column per bf, one
  * series per method (its colour in every figure). */
-static int plot_accuracy_output(const plot_env *e, const csvlog *t, const char *output)
+static int plot_accuracy_output(const plot_env *e, const acc_rows *t, const char *output)
 {
-    int *used = calloc((size_t)t->nrows + 1, sizeof *used), rc = RBD_OK, np = 0;
-    pentry *pe = malloc(sizeof *pe * ((size_t)t->nrows + 1));
+    int *used = calloc((size_t)t->n + 1, sizeof *used), rc = RBD_OK, np = 0;
+    pentry *pe = malloc(sizeof *pe * ((size_t)t->n + 1));
     if (!used || !pe) { free(used); free(pe); return rbd_fail(RBD_ENOMEM, "out of memory"); }
-    for (int i = 0; i < t->nrows && !rc; i++) {
-        if (used[i] || !*t->rows[i][3] || strcmp(t->rows[i][1], output)) continue;
+    for (int i = 0; i < t->n && !rc; i++) {
+        const accuracy_row *ri = &t->r[i];
+        if (used[i] || !isfinite(ri->bf) || strcmp(ri->output, output)) continue;
         /* every row with the same method, output and bf, sorted by N */
-        char *file = pe[np].file;
-        snprintf(file, sizeof pe[np].file, "%s/acc_%s_%s_bf%s.dat", e->datadir, t->rows[i][0], output, t->rows[i][3]);
+        char *file = pe[np].file, bf[64];
+        field_text(ri, "bf", bf, sizeof bf);
+        snprintf(file, sizeof pe[np].file, "%s/acc_%s_%s_bf%s.dat", e->datadir, ri->method, output, bf);
         FILE *f = fopen(file, "w");
         if (!f) { rc = rbd_fail(RBD_EIO, "%s: %s", file, strerror(errno)); break; }
         fputs("# N rms_rel max_abs normwise\n", f);
         for (;;) {
             int best = -1;
-            for (int j = i; j < t->nrows; j++)
-                if (!used[j] && !strcmp(t->rows[j][0], t->rows[i][0]) && !strcmp(t->rows[j][1], output) &&
-                    !strcmp(t->rows[j][3], t->rows[i][3]) && (best < 0 || atoi(t->rows[j][4]) < atoi(t->rows[best][4])))
+            for (int j = i; j < t->n; j++)
+                if (!used[j] && !strcmp(t->r[j].method, ri->method) && !strcmp(t->r[j].output, output) &&
+                    t->r[j].bf == ri->bf && (best < 0 || t->r[j].N < t->r[best].N))
                     best = j;
             if (best < 0) break;
             used[best] = 1;
-            fprintf(f, "%s %s %s %s\n", t->rows[best][4], t->rows[best][7], t->rows[best][8], t->rows[best][9]);
+            dat_line(f, &t->r[best]);
         }
         if (fclose(f) != 0) { rc = rbd_fail(RBD_EIO, "%s: write error", file); break; }
-        pe[np].method = t->rows[i][0];
-        pe[np].bf = atof(t->rows[i][3]);
+        pe[np].method = ri->method;
+        pe[np].bf = ri->bf;
         np++;
     }
     if (!rc && np) {
@@ -185,18 +216,20 @@ int plot_accuracy(const plot_env *e, const char *dir)
         return RBD_OK;
     }
     csvlog t;
+    void *rows = NULL;
     int rc = csvlog_read(&t, path, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY);
     free(path);
-    if (rc) return rc;
-    int any = 0;
-    for (int i = 0; i < t.nrows && !rc; i++) {
-        if (!*t.rows[i][3]) continue;
-        int first = 1;
-        for (int k = 0; k < i && first; k++) first = !*t.rows[k][3] || strcmp(t.rows[k][1], t.rows[i][1]);
-        if (first) { any = 1; rc = plot_accuracy_output(e, &t, t.rows[i][1]); }
-    }
+    if (!rc) rc = csvlog_rows(&t, sizeof(accuracy_row), &rows);
+    acc_rows a = { rows, t.nrows };
     csvlog_close(&t);
+    int any = 0;
+    for (int i = 0; i < a.n && !rc; i++) {
+        if (!isfinite(a.r[i].bf)) continue;
+        int first = 1;
+        for (int k = 0; k < i && first; k++) first = !isfinite(a.r[k].bf) || strcmp(a.r[k].output, a.r[i].output);
+        if (first) { any = 1; rc = plot_accuracy_output(e, &a, a.r[i].output); }
+    }
+    free(rows);
     if (!rc && !any) printf("plot accuracy: skipped (no autoTree rows in accuracy.csv)\n");
     return rc;
 }
-

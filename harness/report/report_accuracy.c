@@ -8,8 +8,19 @@
 #include "report/report_accuracy.h"
 #include "store/results.h"
 
-enum { C_METHOD, C_OUTPUT, C_MODEL, C_BF, C_N, C_NV, C_STATES, C_RMS, C_MAXABS, C_NORM, C_ZERO };
-enum { K_MODEL, K_BF, K_N, K_NV, K_STATES, K_COND, K_COND_MIN };
+/* accuracy.csv and conditioning.csv as typed rows (store/rows.h); the
+ * tables themselves stay for look-ups by key (row k of a is row k of t). */
+typedef struct {
+    const csvlog *t, *cond;     /* cond NULL: no conditioning.csv */
+    accuracy_row *a;
+    int n;
+    cond_row *k;
+    int nk;
+} acc_set;
+
+enum { METRIC_RMS, METRIC_NORM };   /* the metric a table shows */
+
+static double metric(const accuracy_row *r, int m) { return m == METRIC_RMS ? r->rms_rel : r->normwise; }
 
 /* The unit roundoff of double, 2^-53. */
 #define U_DOUBLE 0x1p-53
@@ -46,33 +57,32 @@ double accuracy_cs_ratio(double err, double err_cs)
     return err / fmax(err_cs, U_DOUBLE);
 }
 
-/* Row index of (method, output, model, bf) in t, or -1. */
-static int find_row(const csvlog *t, const char *method, const char *output, const char *model, const char *bf)
+/* cond(M) (max over states) of row r's model from conditioning.csv, or NAN. */
+static double cond_of(const acc_set *s, const accuracy_row *r)
 {
-    const char *key[4] = { method, output, model, bf };
-    return csvlog_find(t, key);
+    if (!s->cond) return NAN;
+    cond_row key;
+    memset(&key, 0, sizeof key);
+    snprintf(key.model, sizeof key.model, "%s", r->model);
+    key.bf = r->bf;
+    int j = csvlog_find_row(s->cond, &key);
+    return j < 0 ? NAN : s->k[j].cond_M;
 }
 
-/* cond(M) (max over states) of a model from conditioning.csv, or NAN. */
-static double cond_of(const csvlog *cond, const char *model, const char *bf)
+/* The ratios of row k to its complex-step counterpart (NAN: none). */
+static void cs_ratios(const acc_set *s, int k, double *rms, double *norm)
 {
-    if (!cond) return NAN;
-    const char *key[2] = { model, bf };
-    int r = csvlog_find(cond, key);
-    return r < 0 ? NAN : strtod(cond->rows[r][K_COND], NULL);
-}
-
-/* The ratios of row k of t to its complex-step counterpart (NAN: none). */
-static void cs_ratios(const csvlog *t, int k, double *rms, double *norm)
-{
-    char *const *r = t->rows[k];
+    const accuracy_row *r = &s->a[k];
     const char *cm, *co;
     *rms = *norm = NAN;
-    if (!accuracy_cs_counterpart(r[C_METHOD], r[C_OUTPUT], &cm, &co)) return;
-    int j = find_row(t, cm, co, r[C_MODEL], r[C_BF]);
+    if (!accuracy_cs_counterpart(r->method, r->output, &cm, &co)) return;
+    accuracy_row key = *r;
+    snprintf(key.method, sizeof key.method, "%s", cm);
+    snprintf(key.output, sizeof key.output, "%s", co);
+    int j = csvlog_find_row(s->t, &key);
     if (j < 0) return;
-    *rms = accuracy_cs_ratio(strtod(r[C_RMS], NULL), strtod(t->rows[j][C_RMS], NULL));
-    *norm = accuracy_cs_ratio(strtod(r[C_NORM], NULL), strtod(t->rows[j][C_NORM], NULL));
+    *rms = accuracy_cs_ratio(r->rms_rel, s->a[j].rms_rel);
+    *norm = accuracy_cs_ratio(r->normwise, s->a[j].normwise);
 }
 
 static int flagged(double rms, double norm)
@@ -112,34 +122,34 @@ static int str_index(const char **arr, int n, const char *s)
 }
 
 /* One table: rows method/output, columns N (autoTree group) or model;
- * cells the metric in column mcol, marked ! where the row loses more than
+ * cells the metric m, marked ! where the row loses more than
  * ACCURACY_FLAG_RATIO against the complex step.  With cond, first the rows
  * cond(M) and u cond(M). */
-static void table(FILE *f, const csvlog *t, const char *grp, int mcol, const csvlog *cond)
+static void table(FILE *f, const acc_set *s, const char *grp, int m, int with_cond)
 {
-    int n = t->nrows, ncol = 0, nrow = 0;
+    int n = s->n, ncol = 0, nrow = 0;
     const char **cols = malloc(sizeof *cols * (size_t)(n + 1));
     int *Ns = malloc(sizeof *Ns * (size_t)(n + 1));
     const char **rm = malloc(sizeof *rm * (size_t)(n + 1)), **ro = malloc(sizeof *ro * (size_t)(n + 1));
     char g[600];
     if (!cols || !Ns || !rm || !ro) goto out;
     for (int k = 0; k < n; k++) {
-        char *const *r = t->rows[k];
-        group_of(r[C_MODEL], g, sizeof g);
+        const accuracy_row *r = &s->a[k];
+        group_of(r->model, g, sizeof g);
         if (strcmp(g, grp)) continue;
         if (*grp) {
-            int N = atoi(r[C_N]), j = 0;
+            int N = r->N, j = 0;
             while (j < ncol && Ns[j] != N) j++;
             if (j == ncol) Ns[ncol++] = N;
-        } else if (str_index(cols, ncol, r[C_MODEL]) < 0) {
-            cols[ncol++] = r[C_MODEL];
+        } else if (str_index(cols, ncol, r->model) < 0) {
+            cols[ncol++] = r->model;
         }
         int j = 0;
-        while (j < nrow && (strcmp(rm[j], r[C_METHOD]) || strcmp(ro[j], r[C_OUTPUT]))) j++;
-        if (j == nrow) { rm[nrow] = r[C_METHOD]; ro[nrow++] = r[C_OUTPUT]; }
+        while (j < nrow && (strcmp(rm[j], r->method) || strcmp(ro[j], r->output))) j++;
+        if (j == nrow) { rm[nrow] = r->method; ro[nrow++] = r->output; }
     }
     if (*grp) qsort(Ns, (size_t)ncol, sizeof *Ns, cmp_int);
-    if (mcol == C_RMS) fprintf(f, "\n## %s\n\n| method | output |", *grp ? grp : "Robots and other models");
+    if (m == METRIC_RMS) fprintf(f, "\n## %s\n\n| method | output |", *grp ? grp : "Robots and other models");
     else fprintf(f, "\nNormwise ||X - R||_F / ||R||_F, next to u cond(M):\n\n| method | output |");
     for (int c = 0; c < ncol; c++) {
         char lab[600];
@@ -149,15 +159,15 @@ static void table(FILE *f, const csvlog *t, const char *grp, int mcol, const csv
     fputs("\n|---|---|", f);
     for (int c = 0; c < ncol; c++) fputs("---:|", f);
     fputc('\n', f);
-    for (int e = 0; cond && e < 2; e++) {   /* cond(M), then u cond(M), per column */
+    for (int e = 0; with_cond && s->cond && e < 2; e++) {   /* cond(M), then u cond(M), per column */
         fprintf(f, e ? "| u cond(M) | solves |" : "| cond(M) | max over states |");
         for (int c = 0; c < ncol; c++) {
             double k = NAN;
-            for (int r = 0; r < cond->nrows && isnan(k); r++) {
-                char *const *row = cond->rows[r];
-                group_of(row[K_MODEL], g, sizeof g);
+            for (int r = 0; r < s->nk && isnan(k); r++) {
+                const cond_row *row = &s->k[r];
+                group_of(row->model, g, sizeof g);
                 if (strcmp(g, grp)) continue;
-                if (*grp ? atoi(row[K_N]) == Ns[c] : !strcmp(row[K_MODEL], cols[c])) k = strtod(row[K_COND], NULL);
+                if (*grp ? row->N == Ns[c] : !strcmp(row->model, cols[c])) k = row->cond_M;
             }
             if (isnan(k)) fputs(" - |", f);
             else fprintf(f, " %.1e |", e ? U_DOUBLE * k : k);
@@ -169,16 +179,16 @@ static void table(FILE *f, const csvlog *t, const char *grp, int mcol, const csv
         for (int c = 0; c < ncol; c++) {
             int at = -1;
             for (int k = 0; k < n && at < 0; k++) {
-                char *const *r = t->rows[k];
-                if (strcmp(r[C_METHOD], rm[i]) || strcmp(r[C_OUTPUT], ro[i])) continue;
-                group_of(r[C_MODEL], g, sizeof g);
+                const accuracy_row *r = &s->a[k];
+                if (strcmp(r->method, rm[i]) || strcmp(r->output, ro[i])) continue;
+                group_of(r->model, g, sizeof g);
                 if (strcmp(g, grp)) continue;
-                if (*grp ? atoi(r[C_N]) == Ns[c] : !strcmp(r[C_MODEL], cols[c])) at = k;
+                if (*grp ? r->N == Ns[c] : !strcmp(r->model, cols[c])) at = k;
             }
             if (at < 0) { fputs(" - |", f); continue; }
             double rr, rn;
-            cs_ratios(t, at, &rr, &rn);
-            fprintf(f, " %.1e%s |", strtod(t->rows[at][mcol], NULL), (mcol == C_RMS ? rr : rn) > ACCURACY_FLAG_RATIO ? " !" : "");
+            cs_ratios(s, at, &rr, &rn);
+            fprintf(f, " %.1e%s |", metric(&s->a[at], m), (m == METRIC_RMS ? rr : rn) > ACCURACY_FLAG_RATIO ? " !" : "");
         }
         fputc('\n', f);
     }
@@ -189,14 +199,14 @@ out:
 /* The rows that lose more than ACCURACY_FLAG_RATIO against the complex
  * step; finite differences counted, not listed (their truncation error is
  * expected to). */
-static void flag_list(FILE *f, const csvlog *t, const csvlog *cond)
+static void flag_list(FILE *f, const acc_set *s)
 {
     int nfd = 0, nfd_all = 0, nlist = 0;
-    for (int k = 0; k < t->nrows; k++) {
+    for (int k = 0; k < s->n; k++) {
         double rr, rn;
-        cs_ratios(t, k, &rr, &rn);
-        char *const *r = t->rows[k];
-        int fd = !strcmp(r[C_METHOD], "fd-fd") || !strcmp(r[C_METHOD], "id-fd");
+        cs_ratios(s, k, &rr, &rn);
+        const accuracy_row *r = &s->a[k];
+        int fd = !strcmp(r->method, "fd-fd") || !strcmp(r->method, "id-fd");
         nfd_all += fd && !isnan(rr);
         if (!flagged(rr, rn)) continue;
         if (fd) { nfd++; continue; }
@@ -207,12 +217,11 @@ static void flag_list(FILE *f, const csvlog *t, const csvlog *cond)
                     "| method | output | model | rms_rel | x cs | normwise | x cs | u cond(M) | normwise / u cond(M) |\n"
                     "|---|---|---|---:|---:|---:|---:|---:|---:|\n", (double)ACCURACY_FLAG_RATIO);
         char lab[700], g[600];
-        group_of(r[C_MODEL], g, sizeof g);
-        if (*g) snprintf(lab, sizeof lab, "%s N=%s", g, r[C_N]);
-        else spec_label(r[C_MODEL], lab, sizeof lab);
-        double e = accuracy_expected(r[C_OUTPUT], cond_of(cond, r[C_MODEL], r[C_BF])), nw = strtod(r[C_NORM], NULL);
-        fprintf(f, "| %s | %s | %s | %.1e | %.0f | %.1e | %.0f |", r[C_METHOD], r[C_OUTPUT], lab, strtod(r[C_RMS], NULL),
-                rr, nw, rn);
+        group_of(r->model, g, sizeof g);
+        if (*g) snprintf(lab, sizeof lab, "%s N=%d", g, r->N);
+        else spec_label(r->model, lab, sizeof lab);
+        double e = accuracy_expected(r->output, cond_of(s, r)), nw = r->normwise;
+        fprintf(f, "| %s | %s | %s | %.1e | %.0f | %.1e | %.0f |", r->method, r->output, lab, r->rms_rel, rr, nw, rn);
         if (isnan(e)) fputs(" - | - |\n", f);
         else fprintf(f, " %.1e | %.2g |\n", e, nw / e);
     }
@@ -221,6 +230,49 @@ static void flag_list(FILE *f, const csvlog *t, const csvlog *cond)
     if (nfd_all)
         fprintf(f, "\nThe finite differences (fd-fd, id-fd) lose more than %gx on %d of their %d rows.\n",
                 (double)ACCURACY_FLAG_RATIO, nfd, nfd_all);
+}
+
+/* s's typed rows decoded from t and cond (NULL: none); free with set_free. */
+static int set_open(acc_set *s, const csvlog *t, const csvlog *cond)
+{
+    void *a = NULL, *k = NULL;
+    memset(s, 0, sizeof *s);
+    int rc = csvlog_rows(t, sizeof(accuracy_row), &a);
+    if (!rc && cond) rc = csvlog_rows(cond, sizeof(cond_row), &k);
+    *s = (acc_set){ t, cond, a, t->nrows, k, cond ? cond->nrows : 0 };
+    return rc;
+}
+
+static void set_free(acc_set *s)
+{
+    free(s->a);
+    free(s->k);
+}
+
+/* The summary's tables: one pair per autoTree group, one for the other
+ * models, then the rows flagged against the complex step. */
+static void summary_tables(FILE *f, const acc_set *s)
+{
+    char **groups = malloc(sizeof *groups * (size_t)(s->n + 1));
+    int ng = 0, others = 0;
+    if (!groups) return;
+    for (int k = 0; k < s->n; k++) {
+        char g[600];
+        group_of(s->a[k].model, g, sizeof g);
+        if (!*g) { others = 1; continue; }
+        if (str_index((const char **)groups, ng, g) < 0 && (groups[ng] = strdup(g))) ng++;
+    }
+    for (int k = 0; k < ng; k++) {
+        table(f, s, groups[k], METRIC_RMS, 0);
+        table(f, s, groups[k], METRIC_NORM, 1);
+    }
+    if (others) {
+        table(f, s, "", METRIC_RMS, 0);
+        table(f, s, "", METRIC_NORM, 1);
+    }
+    flag_list(f, s);
+    for (int k = 0; k < ng; k++) free(groups[k]);
+    free(groups);
 }
 
 void accuracy_summary(FILE *f, const csvlog *t, const csvlog *cond)
@@ -236,26 +288,9 @@ void accuracy_summary(FILE *f, const csvlog *t, const csvlog *cond)
                 "solve nothing and have no such figure (-). ! marks a cell more than %gx the complex step's "
                 "(fd-cs, id-cs) on the same output and model, in that metric (errors below u count as u).\n",
                 (double)ACCURACY_FLAG_RATIO);
-    char **groups = malloc(sizeof *groups * (size_t)(t->nrows + 1));
-    int ng = 0, others = 0;
-    if (!groups) return;
-    for (int k = 0; k < t->nrows; k++) {
-        char g[600];
-        group_of(t->rows[k][C_MODEL], g, sizeof g);
-        if (!*g) { others = 1; continue; }
-        if (str_index((const char **)groups, ng, g) < 0 && (groups[ng] = strdup(g))) ng++;
-    }
-    for (int k = 0; k < ng; k++) {
-        table(f, t, groups[k], C_RMS, NULL);
-        table(f, t, groups[k], C_NORM, cond);
-    }
-    if (others) {
-        table(f, t, "", C_RMS, NULL);
-        table(f, t, "", C_NORM, cond);
-    }
-    flag_list(f, t, cond);
-    for (int k = 0; k < ng; k++) free(groups[k]);
-    free(groups);
+    acc_set s;
+    if (!set_open(&s, t, cond)) summary_tables(f, &s);
+    set_free(&s);
 }
 
 int accuracy_read(const char *dir, csvlog *t, int *present)
@@ -291,31 +326,52 @@ static json_t *num_or_null(double x)
     return isfinite(x) ? json_real(x) : json_null();
 }
 
-int accuracy_write_json(const char *dir, const csvlog *t, const csvlog *cond, json_t *settings)
+/* A typed row's column c as JSON, by the column's type: text, a whole
+ * number, a number (an empty optional one null). */
+static json_t *field_json(const csv_col *c, const void *row)
 {
-    json_t *rows = json_array(), *root = json_object();
-    if (!rows || !root) { json_decref(rows); json_decref(root); return rbd_fail(RBD_ENOMEM, "out of memory"); }
-    for (int k = 0; k < t->nrows; k++) {
-        char *const *r = t->rows[k];
+    const char *p = (const char *)row + c->offset;
+    switch (c->type) {
+    case CSV_STR: return json_string(p);
+    case CSV_INT: case CSV_OPTINT: return json_integer(*(const int *)p);
+    default: return num_or_null(*(const double *)p);
+    }
+}
+
+/* accuracy.json's rows: every column, then (with conditioning.csv) the
+ * expectation and the complex-step ratios. */
+static json_t *json_rows(const acc_set *s)
+{
+    json_t *rows = json_array();
+    for (int k = 0; rows && k < s->n; k++) {
+        const accuracy_row *r = &s->a[k];
         json_t *o = json_object();
-        for (int c = 0; c < ACCURACY_NCOLS && o; c++) {
-            json_t *v;
-            if (c <= C_MODEL) v = json_string(r[c]);
-            else if (!*r[c]) v = json_null();
-            else if (c == C_N || c == C_NV || c == C_STATES) v = json_integer(atoi(r[c]));
-            else v = json_real(strtod(r[c], NULL));
-            json_object_set_new(o, accuracy_cols[c].name, v);
-        }
-        if (o && cond) {
-            double rr, rn, kc = cond_of(cond, r[C_MODEL], r[C_BF]);
-            cs_ratios(t, k, &rr, &rn);
+        for (int c = 0; c < ACCURACY_NCOLS && o; c++)
+            json_object_set_new(o, accuracy_cols[c].name, field_json(&accuracy_cols[c], r));
+        if (o && s->cond) {
+            double rr, rn, kc = cond_of(s, r);
+            cs_ratios(s, k, &rr, &rn);
             json_object_set_new(o, "cond_M", num_or_null(kc));
-            json_object_set_new(o, "expected_normwise", num_or_null(accuracy_expected(r[C_OUTPUT], kc)));
+            json_object_set_new(o, "expected_normwise", num_or_null(accuracy_expected(r->output, kc)));
             json_object_set_new(o, "cs_ratio_rms", num_or_null(rr));
             json_object_set_new(o, "cs_ratio_normwise", num_or_null(rn));
             json_object_set_new(o, "flag_vs_cs", json_boolean(flagged(rr, rn)));
         }
         if (o) json_array_append_new(rows, o);
+    }
+    return rows;
+}
+
+int accuracy_write_json(const char *dir, const csvlog *t, const csvlog *cond, json_t *settings)
+{
+    acc_set s;
+    if (set_open(&s, t, cond)) { set_free(&s); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    json_t *rows = json_rows(&s), *root = json_object();
+    if (!rows || !root) {
+        json_decref(rows);
+        json_decref(root);
+        set_free(&s);
+        return rbd_fail(RBD_ENOMEM, "out of memory");
     }
     json_object_set_new(root, "metric",
                         json_string("worst over states; rms_rel: term-wise RMS relative error over |R_ij| > "
@@ -323,13 +379,11 @@ int accuracy_write_json(const char *dir, const csvlog *t, const csvlog *cond, js
                                     "is exactly 0 (null: none); DBL_MAX marks a non-finite output"));
     if (cond) {
         json_t *ca = json_array();
-        for (int k = 0; ca && k < cond->nrows; k++) {
-            char *const *r = cond->rows[k];
-            json_array_append_new(ca, json_pack("{s:s, s:o, s:i, s:i, s:i, s:f, s:f}", "model", r[K_MODEL], "bf",
-                                                *r[K_BF] ? json_real(strtod(r[K_BF], NULL)) : json_null(), "N",
-                                                atoi(r[K_N]), "nv", atoi(r[K_NV]), "states", atoi(r[K_STATES]),
-                                                "cond_M", strtod(r[K_COND], NULL), "cond_M_min",
-                                                strtod(r[K_COND_MIN], NULL)));
+        for (int k = 0; ca && k < s.nk; k++) {
+            const cond_row *r = &s.k[k];
+            json_array_append_new(ca, json_pack("{s:s, s:o, s:i, s:i, s:i, s:f, s:f}", "model", r->model, "bf",
+                                                num_or_null(r->bf), "N", r->N, "nv", r->nv, "states", r->states,
+                                                "cond_M", r->cond_M, "cond_M_min", r->cond_M_min));
         }
         json_object_set_new(root, "conditioning", ca);
         json_object_set_new(root, "expectation",
@@ -344,5 +398,6 @@ int accuracy_write_json(const char *dir, const csvlog *t, const csvlog *cond, js
     int rc = p ? atomic_write_json(p, root) : rbd_fail(RBD_ENOMEM, "out of memory");
     free(p);
     json_decref(root);
+    set_free(&s);
     return rc;
 }

@@ -7,6 +7,36 @@
 #include "rbdiff/rbd.h"
 #include "store/atomicio.h"
 
+/* A flag the writes of atomic_write look at (atomic_stop_on). */
+static const volatile sig_atomic_t *write_stop;
+
+void atomic_stop_on(const volatile sig_atomic_t *stop)
+{
+    write_stop = stop;
+}
+
+/* The stream's writes once a stop flag is set: each write refused after the
+ * flag is, so a long writer (a JSON dump of 10^5 rows) stops at its next
+ * buffer rather than at its end. */
+static ssize_t stop_write(void *cookie, const char *buf, size_t n)
+{
+    int fd = *(int *)cookie;
+    size_t done = 0;
+    while (done < n) {
+        if (*write_stop) { errno = EINTR; return 0; }
+        ssize_t w = write(fd, buf + done, n - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return 0;
+        done += (size_t)w;
+    }
+    return (ssize_t)n;
+}
+
+static int stop_close(void *cookie)
+{
+    return close(*(int *)cookie);
+}
+
 int flush_to_disk(FILE *f, const char *path)
 {
     if (fflush(f) != 0 || fsync(fileno(f)) != 0)
@@ -27,7 +57,10 @@ int atomic_write(const char *path, atomic_writer fn, void *ctx)
         free(tmp);
         return rc;
     }
-    FILE *f = fdopen(fd, "w");
+    static int cookie_fd;
+    cookie_fd = fd;
+    FILE *f = write_stop ? fopencookie(&cookie_fd, "w", (cookie_io_functions_t){ NULL, stop_write, NULL, stop_close })
+                         : fdopen(fd, "w");
     if (!f) {
         int rc = rbd_fail(RBD_EIO, "%s: %s", tmp, strerror(errno));
         close(fd);
@@ -37,7 +70,8 @@ int atomic_write(const char *path, atomic_writer fn, void *ctx)
     }
     int rc = fn(f, ctx);
     if (!rc && ferror(f)) rc = rbd_fail(RBD_EIO, "%s: write error", path);
-    if (!rc) rc = flush_to_disk(f, path);
+    if (!rc && (fflush(f) != 0 || fsync(fd) != 0))   /* fd: a cookie stream has no fileno */
+        rc = rbd_fail(RBD_EIO, "%s: cannot write: %s", path, strerror(errno));
     /* mkstemp makes 0600; results are meant to be shared like any file. */
     if (!rc) {
         mode_t um = umask(0);

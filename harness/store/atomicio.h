@@ -3,6 +3,7 @@
 #ifndef RBD_ATOMICIO_H
 #define RBD_ATOMICIO_H
 
+#include <signal.h>
 #include <stdio.h>
 #include <jansson.h>
 
@@ -13,6 +14,12 @@ typedef int (*atomic_writer)(FILE *f, void *ctx);
  * temporary file is removed on every failure).  Errors name the path. */
 int atomic_write(const char *path, atomic_writer fn, void *ctx);
 int atomic_write_json(const char *path, const json_t *j);
+
+/* A flag (a SIGINT handler's) that atomic_write's writes look at: once
+ * set, every write of the file being written fails, the writer's stream
+ * is in error and the file is not made (the temporary removed), so that a
+ * long writer stops at its next buffer (merge).  NULL (the default): never. */
+void atomic_stop_on(const volatile sig_atomic_t *stop);
 
 /* mkdir -p; errors name the component that could not be made. */
 int mkdir_p(const char *path);

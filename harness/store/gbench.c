@@ -113,6 +113,35 @@ static double unit_scale(const char *u)
     return -1;
 }
 
+/* x's row completed from its runs: the statistics the aggregates did not
+ * give, the samples, the IQR. */
+static int finish_row(acc *x, const char *path)
+{
+    int rc = RBD_OK;
+    if (x->ns) {
+        double *scratch = malloc(sizeof(double) * (size_t)x->ns);
+        rbd_stats st;
+        if (!scratch) return rbd_fail(RBD_ENOMEM, "out of memory");
+        if (!stats_compute(x->samples, x->ns, scratch, &st)) {
+            if (!x->have_median) x->row.median_ns = st.median;
+            if (!x->have_min) x->row.min_ns = st.min;
+            x->row.nsamples = x->ns < RBD_MAX_SAMPLES ? x->ns : RBD_MAX_SAMPLES;
+            memcpy(x->row.samples, x->samples, sizeof(double) * (size_t)x->row.nsamples);
+            if (!x->have_q1) x->row.q1_ns = x->ns > 1 ? st.q1 : x->row.median_ns;
+            if (!x->have_q3) x->row.q3_ns = x->ns > 1 ? st.q3 : x->row.median_ns;
+        }
+        free(scratch);
+        if (!x->row.batches) x->row.batches = x->ns;
+    } else if (!x->have_median) {
+        rc = rbd_fail(RBD_EPARSE, "%s: benchmark '%s' has neither runs nor a median", path, x->row.method);
+    }
+    if (!x->have_q1 && !x->ns) x->row.q1_ns = x->row.median_ns;
+    if (!x->have_q3 && !x->ns) x->row.q3_ns = x->row.median_ns;
+    if (!x->have_min && !x->ns) x->row.min_ns = x->row.median_ns;
+    x->row.iqr_ns = x->row.q3_ns - x->row.q1_ns;
+    return rc;
+}
+
 int gbench_read(const char *path, timing_row **rows, int *n)
 {
     *rows = NULL;
@@ -180,30 +209,7 @@ int gbench_read(const char *path, timing_row **rows, int *n)
         json_t *it = json_object_get(e, "iterations");
         if (json_is_integer(it)) x->row.calls_per_batch = (long)json_integer_value(it);
     }
-    for (int j = 0; j < na && !rc; j++) {
-        acc *x = &a[j];
-        if (x->ns) {
-            double *scratch = malloc(sizeof(double) * (size_t)x->ns);
-            rbd_stats st;
-            if (!scratch) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); break; }
-            if (!stats_compute(x->samples, x->ns, scratch, &st)) {
-                if (!x->have_median) x->row.median_ns = st.median;
-                if (!x->have_min) x->row.min_ns = st.min;
-            x->row.nsamples = x->ns < RBD_MAX_SAMPLES ? x->ns : RBD_MAX_SAMPLES;
-            memcpy(x->row.samples, x->samples, sizeof(double) * (size_t)x->row.nsamples);
-                if (!x->have_q1) x->row.q1_ns = x->ns > 1 ? st.q1 : x->row.median_ns;
-                if (!x->have_q3) x->row.q3_ns = x->ns > 1 ? st.q3 : x->row.median_ns;
-            }
-            free(scratch);
-            if (!x->row.batches) x->row.batches = x->ns;
-        } else if (!x->have_median) {
-            rc = rbd_fail(RBD_EPARSE, "%s: benchmark '%s' has neither runs nor a median", path, x->row.method);
-        }
-        if (!x->have_q1 && !x->ns) x->row.q1_ns = x->row.median_ns;
-        if (!x->have_q3 && !x->ns) x->row.q3_ns = x->row.median_ns;
-        if (!x->have_min && !x->ns) x->row.min_ns = x->row.median_ns;
-        x->row.iqr_ns = x->row.q3_ns - x->row.q1_ns;
-    }
+    for (int j = 0; j < na && !rc; j++) rc = finish_row(&a[j], path);
     if (!rc) {
         *rows = malloc(sizeof **rows * (size_t)(na + 1));
         if (!*rows) rc = rbd_fail(RBD_ENOMEM, "out of memory");

@@ -56,6 +56,15 @@ const csv_col accuracy_cols[ACCURACY_NCOLS] = {
 };
 #undef T
 
+#define T peer_eps_row
+const csv_col peer_eps_cols[PEER_EPS_NCOLS] = {
+    CSV_COL_STR("method", T, method), CSV_COL_STR("model", T, model), CSV_COL_OPTNUM("bf", T, bf, "%.17g"),
+    CSV_COL_NUM("eps", T, eps, "%.3g"), CSV_COL_INT("N", T, N), CSV_COL_INT("nv", T, nv),
+    CSV_COL_INT("states", T, states), METRIC("rms_rel", T, rms_rel), METRIC("normwise", T, normwise),
+    CSV_COL_STR("role", T, role),
+};
+#undef T
+
 #define T cond_row
 const csv_col conditioning_cols[CONDITIONING_NCOLS] = {
     CSV_COL_STR("model", T, model), CSV_COL_OPTNUM("bf", T, bf, "%.17g"), CSV_COL_INT("N", T, N),
@@ -99,6 +108,14 @@ char *results_path(const char *dir, const char *name)
     return p;
 }
 
+int results_open_table(csvlog *log, const char *dir, const char *file, const csv_col *cols, int ncols, int nkey)
+{
+    char *p = results_path(dir, file);
+    int rc = p ? csvlog_open(log, p, cols, ncols, nkey) : rbd_fail(RBD_ENOMEM, "out of memory");
+    free(p);
+    return rc;
+}
+
 const results_table results_tables[] = {
     { TIMINGS_CSV, timings_cols, TIMINGS_NCOLS, TIMINGS_NKEY, sizeof(timing_row) },
     { SAMPLES_CSV, samples_cols, SAMPLES_NCOLS, SAMPLES_NKEY, sizeof(sample_row) },
@@ -108,6 +125,7 @@ const results_table results_tables[] = {
     { CONDITIONING_CSV, conditioning_cols, CONDITIONING_NCOLS, CONDITIONING_NKEY, sizeof(cond_row) },
     { INSTRUCTIONS_CSV, instructions_cols, INSTRUCTIONS_NCOLS, INSTRUCTIONS_NKEY, sizeof(instruction_row) },
     { PEER_CHECKS_CSV, peer_checks_cols, PEER_CHECKS_NCOLS, PEER_CHECKS_NKEY, sizeof(peer_check_row) },
+    { PEER_EPS_CSV, peer_eps_cols, PEER_EPS_NCOLS, PEER_EPS_NKEY, sizeof(peer_eps_row) },
     { NULL, NULL, 0, 0, 0 }
 };
 

@@ -31,6 +31,7 @@
 #define PEER_CHECKS_CSV "peer_checks.csv"
 #define CONDITIONING_CSV "conditioning.csv"
 #define CROSSOVER_PROBES_CSV "crossover_probes.csv"
+#define PEER_EPS_CSV "peer_eps.csv"
 
 /* nq came with the robots, fp_ops and flops later: files without the last
  * two still read (csvlog_read pads trailing optional columns). */
@@ -64,6 +65,13 @@ extern const csv_col instructions_cols[INSTRUCTIONS_NCOLS];
 enum { PEER_CHECKS_NCOLS = 8, PEER_CHECKS_NKEY = 2 };
 extern const csv_col peer_checks_cols[PEER_CHECKS_NCOLS];
 
+/* peer_eps.csv (the audit's sweep over a peer's finite-difference step):
+ * method (row name), model, bf, eps, N, nv, states, rms_rel and normwise
+ * (the worst over the states and the derivative outputs), role (default:
+ * the peer's own step; best: the step with the least rms_rel; swept: neither). */
+enum { PEER_EPS_NCOLS = 10, PEER_EPS_NKEY = 4 };
+extern const csv_col peer_eps_cols[PEER_EPS_NCOLS];
+
 /* Creates dir (and parents) and proves it writable; errors name the path. */
 int results_prepare_dir(const char *dir);
 /* Every table a results directory may hold, with its columns and key
@@ -83,6 +91,8 @@ extern const results_table results_tables[];
 int results_check_tables(const char *dir);
 /* dir + "/" + name in a fresh allocation (NULL on out of memory). */
 char *results_path(const char *dir, const char *name);
+/* dir/file opened for appending (csvlog_open) with its columns. */
+int results_open_table(csvlog *log, const char *dir, const char *file, const csv_col *cols, int ncols, int nkey);
 
 /* Converts between a row and its CSV fields (fields[k] point into buf or
  * r), by timings_cols. */

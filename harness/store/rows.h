@@ -60,6 +60,19 @@ typedef struct {
     double zero_max;        /* NAN when the reference has no structural zeros */
 } accuracy_row;
 
+/* One peer_eps.csv row: a peer function that takes finite differences,
+ * audited at one step (accuracy/accuracy_peer.h). */
+typedef struct {
+    char method[64];        /* the row name, <peer>.<function> */
+    char model[512];
+    double bf;              /* NAN for models that are not autoTree */
+    double eps;             /* the step */
+    int N, nv, states;
+    double rms_rel;         /* worst over the states and the derivative outputs */
+    double normwise;        /* likewise */
+    char role[16];          /* default, best, default+best, or swept (neither) */
+} peer_eps_row;
+
 /* One conditioning.csv row. */
 typedef struct {
     char model[512];

@@ -145,6 +145,7 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
     *bad_input = 1;
     if (ndirs < 1) return rbd_fail(RBD_EINVAL, "merge: no input directories");
     csvlog_stop_on(stop);       /* Ctrl-C within 4096 lines of any table read (csvlog.h) */
+    atomic_stop_on(stop);       /* and within a buffer of any file written (atomicio.h) */
     json_t **meta = calloc((size_t)ndirs, sizeof *meta);
     if (!meta) return rbd_fail(RBD_ENOMEM, "out of memory");
     int rc = RBD_OK;
@@ -212,6 +213,7 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
     if (stop && *stop) rc = MERGE_INTERRUPTED;      /* whatever stopped first, a read or a write */
     if (!rc) rc = results_stage_commit(&st);
     csvlog_stop_on(NULL);
+    atomic_stop_on(NULL);
     results_stage_abort(&st);
     free(tout);
     for (int d = 0; d < ndirs; d++) json_decref(meta[d]);

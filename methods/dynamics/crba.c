@@ -4,10 +4,12 @@
  * carried to every ancestor j, giving M_ji = S_j^T F.  O(N d), d the depth.
  * Needs d->Xup, d->Ic, d->Fs.
  *
- * Every entry of M is written exactly once per call (the output's write
- * floor, nv^2 doubles): column c's related rows (its ancestors and its
- * subtree, M_ji != 0 only there, RBDA sec. 6.2) as computed, the rows in
- * between as zeros.  No clearing pass and no mirroring pass.
+ * On a chain every entry of M is written exactly once per call (the
+ * output's write floor, nv^2 doubles): column c's related rows (its
+ * ancestors and its subtree, M_ji != 0 only there, RBDA sec. 6.2) as
+ * computed, the rows in between as zeros.  On a branched tree M is cleared
+ * by one memset and then only the related entries are written (both
+ * triangles at once).  No mirroring pass either way.
  */
 #include <string.h>
 #include "rbdiff/dynamics.h"
@@ -121,24 +123,33 @@ static inline void col_and_row(int c, int ve, size_t ld, const double *restrict 
 }
 
 /* Body j's columns of M from its force columns F(:, w0 .. ve): column
- * c = w0 + l gets M(c .. ve, c) computed and its unrelated rows zeroed; row
- * c gets the same numbers to the right of the diagonal (M(c, c'), c' in the
- * subtree, is M(c', c)).  The rows of column c above its own joint's dofs
- * are its ancestors', written when they come (later: leaves first). */
-static void write_columns(const rbd_model *m, int j, int ve, double *const F[6], double *M)
+ * c = w0 + l gets M(c .. ve, c) computed; row c gets the same numbers to
+ * the right of the diagonal (M(c, c'), c' in the subtree, is M(c', c)).
+ * The rows of column c above its own joint's dofs are its ancestors',
+ * written when they come (later: leaves first). */
+static inline void write_related(const rbd_model *m, int j, int ve, double *const F[6], double *M)
 {
-    const int w0 = m->idx_v[j], n = m->nv_of[j], nv = m->nv;
-    const size_t ld = (size_t)nv;
+    const int w0 = m->idx_v[j], n = m->nv_of[j], k = axis_of(m, j);
+    const size_t ld = (size_t)m->nv;
     for (int l = 0; l < n; l++) {
         const int c = w0 + l;
         double *col = M + ld * c;
-        const int k = axis_of(m, j);
         if (k >= 0) {
             col_and_row(c, ve, ld, F[k], M);
         } else {
             rows_dot(c, ve, m->S + 6 * c, col, F[0], F[1], F[2], F[3], F[4], F[5]);
             for (int r = c + 1; r < ve; r++) M[c + ld * r] = col[r];
         }
+    }
+}
+
+/* write_related, and each column's unrelated rows zeroed: M written once */
+static void write_columns(const rbd_model *m, int j, int ve, double *const F[6], double *M)
+{
+    const int w0 = m->idx_v[j], n = m->nv_of[j], nv = m->nv;
+    write_related(m, j, ve, F, M);
+    for (int c = w0; c < w0 + n; c++) {
+        double *col = M + (size_t)nv * c;
         zero_unrelated_above(m, c, col);
         if (ve < nv) memset(col + ve, 0, sizeof(double) * (size_t)(nv - ve));
     }
@@ -234,6 +245,13 @@ int rbd_crba(const rbd_model *m, rbd_data *d, const double *q, double *M)
      * subtree's columns that vectorises. */
     double *F[6];
     for (int k = 0; k < 6; k++) F[k] = d->Fs + k * (size_t)nv;
+    /* A branched tree (the last dof's ancestors are not all the dofs before
+     * it: a gap, in depth-first order) has structural zeros in every column
+     * below a branch, in as many gaps as the column has ancestor runs: one
+     * memset of M, vectorised, then only the related entries, costs less
+     * than a memset call per gap (a chain has none, and is written once). */
+    const int cleared = nv > 0 && m->dof_run0[nv - 1] != 0;
+    if (cleared) memset(M, 0, sizeof(double) * (size_t)nv * (size_t)nv);
     for (int j = nb - 1; j >= 0; j--) {
         const int w0 = m->idx_v[j], n = m->nv_of[j], a = axis_of(m, j);
         const int ve = m->subtree_end_v[j];
@@ -246,7 +264,8 @@ int rbd_crba(const rbd_model *m, rbd_data *d, const double *q, double *M)
             }
             for (int r = 0; r < 6; r++) F[r][w0 + l] = f[r];
         }
-        write_columns(m, j, ve, F, M);
+        if (cleared) write_related(m, j, ve, F, M);
+        else write_columns(m, j, ve, F, M);
         if (m->parent[j] >= 0) carry(d, j, w0, ve, F);
     }
     return RBD_OK;

@@ -27,16 +27,26 @@
 #define SP(name) sp_##name
 #define SPT(name) sp_##name
 #include "dynamics/aba_tpl.h"
+#include "dynamics/turned.h"
 
 /* ABA pass 2 without bias forces: Xup_i, IA_i, U_i, D_i^-1 (all in d, as
- * rbd_aba leaves them: they depend on q only). */
+ * rbd_aba leaves them: they depend on q only).  A flat axis body
+ * (rbd_data.axis_flat: a joint about e_k, Xtree without rotation) gets Xup
+ * and IA_lambda(i) += Xup^T Ia Xup as plane rotations (turned.h). */
 static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q)
 {
     const int nb = m->nb;
     for (int i = 0; i < nb; i++) {
-        sp_xform XJ;
-        sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);
-        sp_xform_compose(&XJ, &m->Xtree[i], &d->Xup[i]);
+        const int k = d->axis_flat[i];
+        if (k >= 0) {
+            double c, s;
+            sp_joint_cos_sin(&m->joint[i], q + m->idx_q[i], &c, &s);
+            turned_xup(k, (k + 1) % 3, (k + 2) % 3, c, s, m->Xtree[i].r, &d->Xup[i]);
+        } else {
+            sp_xform XJ;
+            sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);
+            sp_xform_compose(&XJ, &m->Xtree[i], &d->Xup[i]);
+        }
         sp_inertia_to_mat6(&m->inertia[i], d->IA[i]);
     }
     for (int i = nb - 1; i >= 0; i--) {
@@ -48,7 +58,13 @@ static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q
         if (p < 0) continue;
         double UD[6][6], Ia[36];
         sp_aba_Ia(m, i, d->IA[i], (const double (*)[6])d->U, Dinv, UD, Ia);
-        sp_sym6_to_parent(&d->Xup[i], Ia, d->IA[p]);
+        const sp_xform *X = &d->Xup[i];
+        switch (d->axis_flat[i]) {      /* constant plane indices in each copy */
+        case 0: turned_sym6_to_parent(0, 1, 2, X->E[4], X->E[5], X->r, Ia, d->IA[p]); break;
+        case 1: turned_sym6_to_parent(1, 2, 0, X->E[8], X->E[6], X->r, Ia, d->IA[p]); break;
+        case 2: turned_sym6_to_parent(2, 0, 1, X->E[0], X->E[1], X->r, Ia, d->IA[p]); break;
+        default: sp_sym6_to_parent(X, Ia, d->IA[p]);
+        }
     }
     return RBD_OK;
 }

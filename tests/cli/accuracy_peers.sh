@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The peers in the accuracy audit (harness/accuracy/accuracy_peer.h):
+#  - without any peer module, `accuracy --peers all` says so in one line per
+#    peer, audits ours (exit 0) and writes no peer row and no peer_eps.csv;
+#  - with the peers built (those of $RBD_PEERS_EXPECTED, which scripts/test
+#    sets and which must then all be there, else every module in the peer
+#    directory), every function of every peer version has a row per output
+#    on ur5 and on hyq with its free-flyer root (the conventions the peers
+#    convert: joint order, x y z w quaternion, body-frame velocity), and no
+#    row is above its bound:
+#      analytical functions (Pinocchio's, MuJoCo's rne, crb, forward) and the
+#      nominal output (tau, qdd) of finite differences: rms_rel <= 1e-10
+#      (a wrong convention gives O(1); measured <= 1e-14 here);
+#      MuJoCo's finite differences at its step 1e-6: <= 1e-3 (rms_rel counts
+#      entries down to 1e-12 of the largest, where the differences' absolute
+#      error is a large relative one: transitionFD measured 1.3e-4 on ur5 and
+#      2.7e-4 on hyq, its normwise error 1e-9) and at the best step of the
+#      sweep (row .best_eps) no worse than at 1e-6 (peer_eps.csv);
+#    with no module built the second half is skipped (exit 77), saying why.
+# Usage: accuracy_peers.sh RBDIFF TMPDIR
+set -u
+RBDIFF=$1
+TMP=$2
+rm -rf "$TMP"
+mkdir -p "$TMP"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+audit=(--robots ur5,hyq:freeflyer --states 2 --methods idsva,fdsva --base no --cache "$TMP/cache")
+
+# ---- no peer built: one line each, the audit goes on
+RBD_PEER_DIR="$TMP/none" "$RBDIFF" accuracy "${audit[@]}" --peers all --out "$TMP/a0" >/dev/null 2>"$TMP/err"
+st=$?
+[ $st -eq 0 ] || fail "accuracy --peers all without peers: status $st ($(cat "$TMP/err"))"
+for p in pinocchio mujoco; do
+    n=$(grep -c "peer $p not found" "$TMP/err")
+    [ "$n" -eq 1 ] || fail "$n lines saying that $p is not built, want 1: $(cat "$TMP/err")"
+done
+grep -q '^idsva,' "$TMP/a0/accuracy.csv" || fail "no idsva rows without peers"
+grep -qE '^(pinocchio|mujoco)' "$TMP/a0/accuracy.csv" && fail "peer rows without peers"
+[ -e "$TMP/a0/peer_eps.csv" ] && fail "peer_eps.csv without peers"
+
+# ---- the peers built
+dir=${RBD_PEER_DIR:-$("$RBDIFF" --version | sed -n 's/^data: //p')/build/peers}
+peers=${RBD_PEERS_EXPECTED:-}
+if [ -z "$peers" ]; then
+    for f in "$dir"/rbdpeer-*@*.so; do [ -e "$f" ] && peers="$peers $(basename "$f" .so | sed 's/^rbdpeer-//')"; done
+fi
+if [ -z "${peers// /}" ]; then
+    [ "$fails" -eq 0 ] || exit 1
+    echo "SKIP: no peer module in $dir (scripts/peers builds them); the audit without peers passed"
+    exit 77
+fi
+list=$(echo $peers | tr ' ' ',')
+"$RBDIFF" accuracy "${audit[@]}" --peers "$list" --out "$TMP/a1" >"$TMP/out" 2>"$TMP/err"
+st=$?
+[ $st -eq 0 ] || fail "accuracy --peers $list: status $st ($(cat "$TMP/err"))"
+grep "not audited" "$TMP/err" && fail "a peer function was left out of the audit (above)"
+python3 - "$TMP/a1" $peers <<'PY' || fails=$((fails + 1))
+import csv, sys
+d, peers = sys.argv[1], sys.argv[2:]
+rows = list(csv.DictReader(open(d + "/accuracy.csv")))
+eps = list(csv.DictReader(open(d + "/peer_eps.csv")))
+fd = ("fd_forward", "fd_inverse", "transitionFD", "inverseFD")
+nominal = ("tau", "qdd")
+bad = 0
+for p in peers:
+    mine = [r for r in rows if r["method"].startswith(p + ".")]
+    models = {r["model"] for r in mine}
+    if len(models) != 2:
+        print(f"FAIL: {p}: rows on {sorted(models)}, want ur5 and hyq"); bad += 1
+    for r in mine:
+        fn = r["method"][len(p) + 1:]
+        base = fn.split(".")[0]
+        e = float(r["rms_rel"])
+        bound = 1e-3 if base in fd and r["output"] not in nominal else 1e-10
+        if not e <= bound:
+            print(f"FAIL: {r['method']} {r['output']} on {r['model']}: rms_rel {e:.3g} > {bound:g}"); bad += 1
+        print(f"{r['method']:48s} {r['output']:10s} {r['model'].split('/')[-1]:28s} {e:.2e}")
+    fdf = {r["method"] for r in mine if r["method"][len(p) + 1:] in fd}
+    for m in sorted(fdf):
+        for model in models:
+            best = [r for r in rows if r["method"] == m + ".best_eps" and r["model"] == model]
+            if not best:
+                print(f"FAIL: {m} on {model}: no .best_eps rows"); bad += 1
+            sw = [r for r in eps if r["method"] == m and r["model"] == model]
+            d_ = [float(r["rms_rel"]) for r in sw if "default" in r["role"]]
+            b_ = [(float(r["rms_rel"]), r["eps"]) for r in sw if "best" in r["role"]]
+            if len(d_) != 1 or len(b_) != 1 or not b_[0][0] <= d_[0]:
+                print(f"FAIL: {m} on {model}: peer_eps.csv default {d_}, best {b_}"); bad += 1
+            else:
+                print(f"{m:48s} step sweep on {model.split('/')[-1]}: 1e-06 -> {d_[0]:.2e}, best {b_[0][1]} -> {b_[0][0]:.2e}")
+sys.exit(1 if bad else 0)
+PY
+[ "$fails" -eq 0 ] && echo "accuracy of the peers checked (peers: $peers)"
+[ "$fails" -eq 0 ]

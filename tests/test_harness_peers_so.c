@@ -1,0 +1,106 @@
+/*
+ * Pinocchio's ComputeRNEASecondOrderDerivatives against the 256-bit
+ * second-order reference (reference/ref_so.c), every Pinocchio version
+ * built: the four tensors at the first state of seed 1's pool, in the user
+ * numbering, as the peer's result() returns them (peer_api.h).  The
+ * accuracy audit times no peer, so this test is where the peer's own error
+ * is measured: per tensor max|X - R| / max|R| and the term-wise RMS
+ * relative error over the entries above 1e-6 of the largest (the metric of
+ * tests/test_so_methods.c), both under 1e-9; printed for the record.
+ * Models: autoTree chain and bf = 2, 5 trees (skewed, tapered), ur5, hyq
+ * and atlas with a free-flyer root.  Skipped when no Pinocchio is built.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "peers/peer.h"
+#include "rbdref_so.h"
+
+#define MODELS RBD_SOURCE_DIR "/tests/models/"
+
+static const char *const specs[] = {
+    "autotree:N=7,bf=1,skew=0.6,taper=0.9",
+    "autotree:N=12,bf=2,skew=1.1,taper=0.95",
+    "autotree:N=11,bf=5,skew=0.7,taper=0.92",
+    "urdf:" MODELS "ur5.urdf",
+    "urdf:" MODELS "hyq.urdf,freeflyer",
+    "urdf:" MODELS "atlas.urdf,nonphysical,freeflyer",
+};
+
+/* max|X - R| / max|R|, and the RMS of (X - R) / R over |R| > 1e-6 max|R| */
+static double rel_err(const double *X, const double *R, size_t n, double *rms)
+{
+    double mx = 0, d = 0, s = 0;
+    size_t cnt = 0;
+    for (size_t k = 0; k < n; k++) mx = fmax(mx, fabs(R[k]));
+    for (size_t k = 0; k < n; k++) {
+        d = fmax(d, isnan(X[k]) ? INFINITY : fabs(X[k] - R[k]));
+        if (fabs(R[k]) > 1e-6 * mx) { s += (X[k] - R[k]) * (X[k] - R[k]) / (R[k] * R[k]); cnt++; }
+    }
+    *rms = cnt ? sqrt(s / cnt) : 0;
+    return mx > 0 ? d / mx : d;
+}
+
+static void check_model(const rbd_peer *p, int f, const char *spec)
+{
+    rbd_model *m = tu_model(spec);
+    const size_t nv = (size_t)m->nv, n3 = nv * nv * nv;
+    peer_model pm;
+    if (peer_model_load(p, m, &pm)) fail_msg("%s on %s: %s", p->name, spec, rbd_last_error());
+    double *buf = calloc((size_t)m->nq + 4 * nv + 8 * n3, sizeof *buf);
+    assert_non_null(buf);
+    double *q = buf, *v = q + m->nq, *a = v + nv, *tau = a + nv, *X = tau + nv, *U = X + 4 * n3;
+    double *mat[3] = { X, NULL, NULL };
+    if (peer_eval_func(&pm, f, 1, NULL, mat, NULL, NULL, NULL, NULL)) fail_msg("%s: %s", spec, rbd_last_error());
+    timeable_states(m, 1, 1, q, v, a, tau);     /* the state the peer was given, internal numbering */
+    rbdref_so_result ref;
+    assert_int_equal(rbdref_so_result_init(&ref, m->nv), 0);
+    if (rbdref_so_eval(m, q, v, a, NULL, NULL, 0, &ref)) fail_msg("%s: reference: %s", spec, rbd_last_error());
+    const char *const *names = rbd_so_output_names(RBD_ID_SO_DERIVS);
+    for (int b = 0; b < RBD_SO_NTENSORS; b++) {
+        size_t n;
+        const double *R = rbdref_so_result_get(&ref, names[b + 1], &n);
+        assert_true(R && n == n3);
+        rbd_tensor_to_user(m, R, U + (size_t)b * n3);
+        double rms, e = rel_err(X + (size_t)b * n3, U + (size_t)b * n3, n3, &rms);
+        print_message("%-44s %-40.40s %-10s max %.2e rms %.2e\n", p->row[f], strrchr(spec, '/') ? strrchr(spec, '/') + 1 : spec,
+                      names[b + 1], e, rms);
+        if (!(e < 1e-9 && rms < 1e-9)) fail_msg("%s on %s: %s max %.3g rms %.3g > 1e-9", p->row[f], spec, names[b + 1], e, rms);
+    }
+    rbdref_so_result_free(&ref);
+    free(buf);
+    peer_model_free(&pm);
+    rbd_model_free(m);
+}
+
+static void test_pinocchio_so_against_reference(void **state)
+{
+    (void)state;
+    char ver[8][32], name[64];
+    int nver = peer_versions("pinocchio", ver, 8), tested = 0;
+    for (int k = 0; k < nver; k++) {
+        rbd_peer p;
+        snprintf(name, sizeof name, "pinocchio@%.31s", ver[k]);
+        if (peer_open(name, &p)) fail_msg("peer %s is built but: %s", name, rbd_last_error());
+        int f = peer_func_find(&p, "ComputeRNEASecondOrderDerivatives");
+        if (f < 0) fail_msg("%s has no ComputeRNEASecondOrderDerivatives", name);
+        for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) check_model(&p, f, specs[s]);
+        peer_close(&p);
+        tested++;
+    }
+    if (!tested) {
+        print_message("no Pinocchio peer in %s: skipped (scripts/peers builds them)\n", peer_dir());
+        skip();
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pinocchio_so_against_reference),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
