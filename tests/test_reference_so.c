@@ -171,9 +171,12 @@ static void against_fd(void **st)
             if (rbd_method_eval(meth, ws, m, &x, &d)) fail_msg("%s: %s", meths[h], rbd_last_error());
             meth->fini(ws);
         }
+        /* fd2-fd's bound as tests/so_score.c's: differences of fdsva lose
+         * more (the multi-dof tree's d2qdd_dq2: 1.3e-6 built with
+         * -DRBD_NATIVE=ON, whose FMA contractions round differently) */
         for (int t = 0; t < 8; t++) {
             double e = tu_rms_rel(*p[t], rbdref_so_result_get(&r, tensors[t], NULL), n3);
-            if (!(e < 1e-6)) fail_msg("model %d: %s rms_rel %.3g", k, tensors[t], e);
+            if (!(e < (t < 4 ? 1e-6 : 1e-5))) fail_msg("model %d: %s rms_rel %.3g", k, tensors[t], e);
         }
         free(buf);
         rbdref_so_result_free(&r);
