@@ -6,6 +6,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <dlfcn.h>
 #include <exception>
 #include <fstream>
@@ -117,7 +118,10 @@ std::string cache_root()
 {
     Dl_info info;
     if (dladdr(reinterpret_cast<void *>(&cache_root), &info) && info.dli_fname) {
-        std::string self = info.dli_fname;
+        /* absolute: the generator changes its working directory */
+        char *abs = realpath(info.dli_fname, nullptr);
+        std::string self = abs ? abs : info.dli_fname;
+        free(abs);
         size_t slash = self.rfind('/');
         return (slash == std::string::npos ? std::string(".") : self.substr(0, slash)) + "/cg";
     }
