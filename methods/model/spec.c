@@ -44,7 +44,8 @@ int rbd_spec_parse_autotree(const char *spec, double *Nout, double *bfout, doubl
         size_t klen = (size_t)(eq - p), vlen = len - klen - 1;
         double *dst = NULL;
         const char *key = NULL;
-        if (klen == 1 && (p[0] == 'N' || p[0] == 'n')) { dst = &N; key = "N"; }
+        /* keys are spelled one way, as a config's are: 'n' is refused */
+        if (klen == 1 && p[0] == 'N') { dst = &N; key = "N"; }
         else if (klen == 2 && !strncmp(p, "bf", 2)) { dst = &bf; key = "bf"; }
         else if (klen == 4 && !strncmp(p, "skew", 4)) { dst = &skew; key = "skew"; }
         else if (klen == 5 && !strncmp(p, "taper", 5)) { dst = &taper; key = "taper"; }
