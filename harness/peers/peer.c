@@ -64,9 +64,9 @@ int peer_name_parse(const char *s, peer_name *out)
     char *at = strchr(out->peer, '@');
     size_t n = at ? (size_t)(at - out->peer) : len;
     if (at) {
-        if (!at[1] || strspn(at + 1, "0123456789.") != strlen(at + 1) || strlen(at + 1) >= sizeof out->version)
-            return -1;
-        snprintf(out->version, sizeof out->version, "%s", at + 1);
+        size_t vlen = strlen(at + 1);
+        if (!vlen || strspn(at + 1, "0123456789.") != vlen || vlen >= sizeof out->version) return -1;
+        memcpy(out->version, at + 1, vlen + 1);   /* not snprintf: gcc -O1 cannot see vlen's bound */
     }
     for (int k = 0; peer_known[k]; k++)
         if (strlen(peer_known[k]) == n && !strncmp(peer_known[k], s, n)) out->family = k;
