@@ -83,7 +83,8 @@ set(_pin_std 14)
 if(_pin_ver VERSION_GREATER_EQUAL 4)
   set(_pin_std 17)
 endif()
-add_library(rbdpeer-pinocchio MODULE pinocchio.cpp)
+# Two files, so that the algorithms compile on both cores (pinocchio_peer.hpp).
+add_library(rbdpeer-pinocchio MODULE pinocchio.cpp pinocchio_derivs.cpp)
 peer_module(rbdpeer-pinocchio pinocchio ${_pin_ver})
 set_target_properties(rbdpeer-pinocchio PROPERTIES CXX_STANDARD ${_pin_std} CXX_STANDARD_REQUIRED ON
                       CXX_EXTENSIONS OFF CXX_VISIBILITY_PRESET hidden)
