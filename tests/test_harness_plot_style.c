@@ -29,9 +29,14 @@ static void test_every_method_styled(void **state)
         else if (fam != 1 && fam != 2) fail_msg("FD method '%s' is in family %d", m->name, fam);
         n++;
     }
+    for (int k = 0; rbd_so_methods[k]; k++) {     /* second order: their own family, after the FD ones */
+        check_fixed(rbd_so_methods[k]->name);
+        assert_int_equal(plot_method_family(rbd_so_methods[k]->name), 3);
+    }
+    check_fixed("pinocchio.ComputeRNEASecondOrderDerivatives");
     for (int k = 0; rbd_base_algos[k].name; k++) {
         check_fixed(rbd_base_algos[k].name);
-        assert_int_equal(plot_method_family(rbd_base_algos[k].name), 3);
+        assert_int_equal(plot_method_family(rbd_base_algos[k].name), 4);
     }
     assert_true(n > 0);
 }
@@ -49,7 +54,7 @@ static void test_colours_unique(void **state)
             if (!strcasecmp(plot_method_color(plot_style_name(j)), plot_method_color(plot_style_name(k))))
                 fail_msg("'%s' and '%s' share %s", plot_style_name(j), plot_style_name(k),
                          plot_method_color(plot_style_name(k)));
-    assert_true(n >= 29 + 12);   /* ours, the base algorithms, the peers' functions */
+    assert_true(n >= 29 + 5 + 13);   /* ours, second order, the base algorithms, the peers' functions */
     /* an unstyled name still gets a colour no styled name has */
     const char *c = plot_method_color("a-method-not-registered");
     for (int k = 0; plot_style_name(k); k++) assert_true(strcasecmp(c, plot_method_color(plot_style_name(k))) != 0);

@@ -157,6 +157,7 @@ static int plan_time(time_plan *tp)
 static void print_row(const time_plan *tp, const timing_row *r, const timing_row *rows, int nrows, int wn)
 {
     const char *bn = !strcmp(r->kind, "ID") ? tp->idb : !strcmp(r->kind, "FD") ? tp->fdb : tp->baseline;
+    if (!bn) bn = method_kind_baseline(r->kind);    /* ID2, FD2: idsva-so, fdsva-so */
     const timing_row *b = bn ? timing_rows_find(rows, nrows, bn, r->model) : NULL;
     const timing_row *roof = timing_rows_find(rows, nrows, ROOFLINE_NAME, r->model);
     char ratio[32] = "-", wk[32] = "-", ins[32] = "-", fl[32] = "-", gf[32] = "-", frac[32] = "-";

@@ -13,7 +13,7 @@ int bench_targets(const sweep_config *c, bench_target **out, int *n)
 {
     int nbase = 0;
     while (rbd_base_algos[nbase].name) nbase++;
-    int cap = c->nmethods + rbd_method_count() + nbase + 1;
+    int cap = c->nmethods + rbd_method_count() + nbase + c->nso_methods + 1;
     bench_target *t = calloc((size_t)cap, sizeof *t);
     if (!t) return rbd_fail(RBD_ENOMEM, "out of memory");
     int k = 0;
@@ -50,6 +50,12 @@ int bench_targets(const sweep_config *c, bench_target **out, int *n)
             t[k].kind = ROOFLINE_KIND;
             t[k++].dgemm = 1;
         }
+    }
+    for (int j = 0; j < c->nso_methods; j++, k++) {    /* checked by sweep_set_so_methods */
+        t[k].method = rbd_method_find(c->so_methods[j]);
+        if (!t[k].method) { free(t); return rbd_fail(RBD_EINVAL, "unknown method '%s'", c->so_methods[j]); }
+        t[k].name = t[k].method->name;
+        t[k].kind = rbd_output_name(t[k].method->output);
     }
     *out = t;
     *n = k;
@@ -105,11 +111,16 @@ void bench_peers_close(rbd_peer *p, int n)
     free(p);
 }
 
-/* 1 for a second-order target (an RBD_*_SO_DERIVS method or peer function). */
-static int target_is_so(const bench_target *b)
+int bench_target_is_so(const bench_target *b)
 {
     if (b->peer) return b->peer->api->func[b->peer_func].out == RBD_PEER_ID_SO_DERIVS;
     return b->method && (b->method->output == RBD_ID_SO_DERIVS || b->method->output == RBD_FD_SO_DERIVS);
+}
+
+int bench_target_fits(const sweep_config *c, const bench_target *t, int nv, int audit)
+{
+    int max = audit ? c->acc_so_nv_max : c->so_nv_max;
+    return !max || !bench_target_is_so(t) || nv <= max;
 }
 
 int bench_add_peer_targets(bench_target **t, int *n, const rbd_peer *p, int np)
@@ -119,7 +130,7 @@ int bench_add_peer_targets(bench_target **t, int *n, const rbd_peer *p, int np)
      * beside a first-order method or base algorithm (or when ours has none),
      * so first-order runs time what they did and each order its own table. */
     int has[2] = { *n == 0, 0 }, add = 0;
-    for (int i = 0; i < *n; i++) has[target_is_so(&(*t)[i])] = 1;
+    for (int i = 0; i < *n; i++) has[bench_target_is_so(&(*t)[i])] = 1;
     for (int k = 0; k < np; k++) add += p[k].api->nfunc;
     /* one spare slot, as bench_targets leaves for the roofline */
     bench_target *tt = realloc(*t, sizeof *tt * (size_t)(*n + add + 1));

@@ -33,6 +33,11 @@ static const method_facts table[] = {
     { "fd-fd", "#393b79", FAMILY_FD, NULL, NULL },
     { "fd-cs", "#a55194", FAMILY_FD, NULL, NULL },
     { "fdcr-forces", "#6baed6", FAMILY_FD, NULL, NULL },
+    { "idsva-so", "#1b9e77", FAMILY_SO, NULL, NULL },
+    { "fdsva-so", "#d95f02", FAMILY_SO, NULL, NULL },
+    { "id2-fd", "#7570b3", FAMILY_SO, NULL, NULL },
+    { "fd2-fd", "#e7298a", FAMILY_SO, NULL, NULL },
+    { "id2-cs", "#66a61e", FAMILY_SO, NULL, NULL },
     { "rnea", "#9c9ede", FAMILY_BASE, flops_rnea, "rnea" },
     { "rnea-ground", "#5254a3", FAMILY_BASE, NULL, NULL },
     { "crba", "#b5cf6b", FAMILY_BASE, flops_crba, NULL },
@@ -47,6 +52,7 @@ static const method_facts table[] = {
     { "pinocchio.aba", "#fd8d3c", FAMILY_PINOCCHIO, NULL, NULL },
     { "pinocchio.computeMinverse", "#756bb1", FAMILY_PINOCCHIO, NULL, NULL },
     { "pinocchio.crba", "#006d2c", FAMILY_PINOCCHIO, NULL, NULL },
+    { "pinocchio.ComputeRNEASecondOrderDerivatives", "#08306b", FAMILY_PINOCCHIO, NULL, NULL },
     { "mujoco.fd_forward", "#e6550d", FAMILY_MUJOCO, NULL, NULL },
     { "mujoco.fd_inverse", "#2171b5", FAMILY_MUJOCO, NULL, NULL },
     { "mujoco.transitionFD", "#8c2d04", FAMILY_MUJOCO, NULL, NULL },
@@ -57,7 +63,7 @@ static const method_facts table[] = {
 enum { NENTRIES = sizeof table / sizeof table[0] };
 
 static const char *const families[METHOD_NFAMILIES] = {
-    "ID derivatives", "fdsva and its variants", "other FD derivatives", "base algorithms", "Pinocchio", "MuJoCo",
+    "ID derivatives", "fdsva and its variants", "other FD derivatives", "second-order derivatives", "base algorithms", "Pinocchio", "MuJoCo",
 };
 
 const method_facts *method_facts_find(const char *name)
@@ -82,7 +88,8 @@ const char *method_family_name(int family)
 
 const char *method_kind_baseline(const char *kind)
 {
-    return !strcmp(kind, "ID") ? "idsva" : !strcmp(kind, "FD") ? "fdsva" : NULL;
+    return !strcmp(kind, "ID") ? "idsva" : !strcmp(kind, "FD") ? "fdsva" : !strcmp(kind, "ID2") ? "idsva-so"
+         : !strcmp(kind, "FD2") ? "fdsva-so" : NULL;
 }
 
 double method_flops(const char *name, const flops_tree *t)
