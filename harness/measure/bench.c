@@ -162,6 +162,14 @@ int bench_check_robot_methods(const sweep_config *c, const rbd_peer *peers, int 
         for (int k = 0; known && k < npeers; k++)   /* that very version, or any version of a bare NAME */
             loaded |= !strcmp(peers[k].name, pn.peer) || (!*pn.version && peer_family(peers[k].name) == pn.family);
         for (int i = 0; i < ntg; i++) found |= tg[i].peer && peer_row_matches(name, tg[i].name);
+        /* a second-order function joins only beside a second-order method
+         * (so_methods); without one it is not timed, as on the trees */
+        int any_so = 0, is_so = 0;
+        for (int i = 0; i < ntg; i++) any_so |= bench_target_is_so(&tg[i]);
+        for (int k = 0; known && !any_so && k < npeers; k++)
+            for (int f = 0; f < peers[k].api->nfunc; f++)
+                is_so |= peer_row_matches(name, peers[k].row[f]) && peers[k].api->func[f].out == RBD_PEER_ID_SO_DERIVS;
+        if (is_so) continue;
         if (!known || (loaded && !found))
             return rbd_fail(RBD_EINVAL, "robot_methods: '%s' is not a function of a %s peer", name,
                             known ? "loaded" : "known");
