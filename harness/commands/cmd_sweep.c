@@ -105,6 +105,7 @@ static int plan_sweep(sweep_config *c, shard_spec sh, sweep_plan *p)
         int nam = 0;
         if (accuracy_models(c, &am, &nam)) return cli_lib_error("sweep", EXIT_USAGE);
         int bad = bench_models_check("sweep", am, nam);
+        if (!bad) bad = bench_so_sizes_check("sweep", c, am, nam, 1);
         free(am);
         if (bad) return bad;
     }

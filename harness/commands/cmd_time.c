@@ -132,6 +132,7 @@ static int plan_time(time_plan *tp)
     if (tp->baseline && cli_find_target("time", tp->baseline, &t)) return EXIT_USAGE;
     if (bench_targets(c, &tp->tg, &tp->ntg) || bench_models(c, &tp->bm, &tp->nbm)) return cli_lib_error("time", EXIT_USAGE);
     int bad = bench_models_check("time", tp->bm, tp->nbm);
+    if (!bad) bad = bench_so_sizes_check("time", &tp->c, tp->bm, tp->nbm, 0);
     if (bad) return bad;
     if (bench_peers_open("time", c, &tp->peers, &tp->npeers) ||
         bench_add_peer_targets(&tp->tg, &tp->ntg, tp->peers, tp->npeers))

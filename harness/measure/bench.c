@@ -217,6 +217,29 @@ int bench_models_check(const char *cmd, const bench_model *bm, int n)
     return 0;
 }
 
+int bench_so_sizes_check(const char *cmd, const sweep_config *c, const bench_model *bm, int n, int audit)
+{
+    bench_target *t = NULL;
+    int nt = 0;
+    if (bench_targets(c, &t, &nt)) return cli_lib_error(cmd, EXIT_USAGE);
+    int so = 0, status = 0;
+    for (int i = 0; i < nt; i++) so |= bench_target_is_so(&t[i]);
+    for (int j = 0; so && !status && j < n; j++) {
+        rbd_model *m;
+        if ((status = cli_model(cmd, bm[j].spec, &m))) break;
+        for (int i = 0; i < nt; i++) {
+            if (!bench_target_is_so(&t[i]) || !bench_target_fits(c, &t[i], m->nv, audit)) continue;
+            char who[700];
+            snprintf(who, sizeof who, "%s %s on %s", audit ? "auditing" : "timing", t[i].name, bm[j].spec);
+            if (rbd_so_check_size(m, who, NULL)) status = cli_lib_error(cmd, EXIT_FAIL);
+            break;
+        }
+        rbd_model_free(m);
+    }
+    free(t);
+    return status;
+}
+
 int bench_setup(const char *cmd, const sweep_config *c)
 {
     timing_blas_threads(c->blas_threads);

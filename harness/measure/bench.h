@@ -57,6 +57,11 @@ int bench_models(const sweep_config *c, bench_model **out, int *n);
 /* Builds and frees each model, so a bad spec stops a command before it
  * writes anything; 0 or the exit status (the message printed for cmd). */
 int bench_models_check(const char *cmd, const bench_model *bm, int n);
+/* The same for the second-order targets of c (methods, so_methods) on the
+ * models they run on (so_nv_max, or accuracy_so_nv_max when audit): four
+ * nv^3 tensors that would not fit are refused with their size (exit 1, a
+ * size the machine lacks) before anything is written or computed. */
+int bench_so_sizes_check(const char *cmd, const sweep_config *c, const bench_model *bm, int n, int audit);
 /* Canonical autoTree spec. */
 void bench_autotree_spec(char *buf, size_t len, int N, double bf, double skew, double taper);
 
