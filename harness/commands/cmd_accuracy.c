@@ -108,8 +108,8 @@ int cmd_accuracy(int argc, char **argv)
     bench_model *bm = NULL;
     int nbm = 0;
     if (accuracy_models(&c, &bm, &nbm)) { cli_lib_error("accuracy", 0); goto done; }
-    int bad = bench_models_check("accuracy", bm, nbm);
-    if (!bad) bad = bench_so_sizes_check("accuracy", &c, bm, nbm, 1);
+    int bad = bench_models_check(bm, nbm) ? cli_lib_error("accuracy", EXIT_USAGE) : EXIT_OK;
+    if (!bad && bench_so_sizes_check(&c, bm, nbm, 1)) bad = cli_lib_error("accuracy", EXIT_FAIL);
     free(bm);
     if (bad) { status = bad; goto done; }   /* 2 a bad spec, 1 a size the machine lacks */
     status = EXIT_FAIL;

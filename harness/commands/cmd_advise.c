@@ -164,19 +164,21 @@ static int advise_model(const bench_target *tg, int ntg, const bench_model *bm, 
     rc = advise_accuracy(m, bm, tg, ntg, c, err);
     if (rc == 1) { status = cli_error("advise", EXIT_INTERRUPTED, "interrupted"); goto done; }
     if (rc) { cli_lib_error("advise", 0); goto done; }
-    printf("\n%s  (nq = %d, nv = %d)\n%-36s %-4s %10s %13s %9s\n", bm->spec, m->nq, m->nv, "method", "kind",
+    int wn = (int)strlen("method");    /* as wide as the longest name (a peer's with its version), so no row shifts */
+    for (int i = 0; i < ntg; i++) wn = (int)strlen(tg[i].name) > wn ? (int)strlen(tg[i].name) : wn;
+    printf("\n%s  (nq = %d, nv = %d)\n%-*s %-4s %10s %13s %9s\n", bm->spec, m->nq, m->nv, wn, "method", "kind",
            "median_us", "/idsva,fdsva", "error");
     int di = find_target(tg, ntg, st, "idsva"), df = find_target(tg, ntg, st, "fdsva");
     for (int i = 0; i < ntg; i++) {
-        if (st[i] == RBD_ENOTSUP) { printf("%-36s (not applicable to this model's joints)\n", tg[i].name); continue; }
-        if (st[i]) { printf("%-36s not timed: %s\n", tg[i].name, notes[i].why); continue; }
+        if (st[i] == RBD_ENOTSUP) { printf("%-*s (not applicable to this model's joints)\n", wn, tg[i].name); continue; }
+        if (st[i]) { printf("%-*s not timed: %s\n", wn, tg[i].name, notes[i].why); continue; }
         char e[32] = "-";
         if (tg[i].method && err[i] >= 0) snprintf(e, sizeof e, "%.1e", err[i]);
         else if (tg[i].peer && notes[i].checked) snprintf(e, sizeof e, "=%.0e", notes[i].chk.err);
         int d = tg[i].method ? (!strcmp(tg[i].kind, "ID") ? di : df) : -1, w, K;
         char q[32] = "-";
         if (d >= 0) snprintf(q, sizeof q, "%.3f", rel_time(&rows[i], &rows[d], &w, &K));
-        printf("%-36s %-4s %10.3f %13s %9s%s\n", tg[i].name, tg[i].peer ? "peer" : tg[i].kind,
+        printf("%-*s %-4s %10.3f %13s %9s%s\n", wn, tg[i].name, tg[i].peer ? "peer" : tg[i].kind,
                rows[i].median_ns / 1e3, q, e, tg[i].method && err[i] > tol ? "  (beyond tol)" : "");
     }
     printf("\n");
@@ -242,14 +244,14 @@ int cmd_advise(int argc, char **argv)
         if (tg[i].method) tg[keep++] = tg[i];
     ntg = keep;
     if (!ntg) { cli_error("advise", 0, "--methods: no ID or FD derivative method in the list"); goto done; }
-    int bad = bench_models_check("advise", bm, nbm);
+    int bad = bench_models_check(bm, nbm) ? cli_lib_error("advise", EXIT_USAGE) : EXIT_OK;
     if (bad) { status = bad; goto done; }
     if (bench_peers_open("advise", &c, &peers, &npeers) || bench_add_peer_targets(&tg, &ntg, peers, npeers)) {
         status = cli_lib_error("advise", EXIT_FAIL);
         goto done;
     }
     status = EXIT_FAIL;
-    if (bench_setup("advise", &c)) goto done;
+    if (bench_setup(&c)) { status = cli_lib_error("advise", EXIT_USAGE); goto done; }
     cli_catch_interrupt();
     for (int j = 0; j < nbm; j++)
         if ((status = advise_model(tg, ntg, &bm[j], &c, tol)) != EXIT_OK) goto done;

@@ -104,12 +104,12 @@ static int plan_sweep(sweep_config *c, shard_spec sh, sweep_plan *p)
         bench_model *am = NULL;
         int nam = 0;
         if (accuracy_models(c, &am, &nam)) return cli_lib_error("sweep", EXIT_USAGE);
-        int bad = bench_models_check("sweep", am, nam);
-        if (!bad) bad = bench_so_sizes_check("sweep", c, am, nam, 1);
+        int bad = bench_models_check(am, nam) ? cli_lib_error("sweep", EXIT_USAGE) : EXIT_OK;
+        if (!bad && bench_so_sizes_check(c, am, nam, 1)) bad = cli_lib_error("sweep", EXIT_FAIL);
         free(am);
         if (bad) return bad;
     }
-    return bench_setup("sweep", c);    /* --pin to a CPU that is not there: refused before any write */
+    return bench_setup(c) ? cli_lib_error("sweep", EXIT_USAGE) : EXIT_OK;    /* --pin to a CPU that is not there: refused before any write */
 }
 
 /* The set taken (its lock, checked as an input to resume: another build's,

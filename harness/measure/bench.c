@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "measure/bench.h"
-#include "commands/cli.h"
+#include "plan/modelspec.h"
 #include "measure/method_facts.h"
 #include "measure/roofline.h"
 #include "measure/timing.h"
@@ -113,7 +113,7 @@ void bench_peers_close(rbd_peer *p, int n)
 
 int bench_target_is_so(const bench_target *b)
 {
-    if (b->peer) return b->peer->api->func[b->peer_func].out == RBD_PEER_ID_SO_DERIVS;
+    if (b->peer) return b->peer->api && b->peer->api->func[b->peer_func].out == RBD_PEER_ID_SO_DERIVS;
     return b->method && (b->method->output == RBD_ID_SO_DERIVS || b->method->output == RBD_FD_SO_DERIVS);
 }
 
@@ -167,7 +167,7 @@ int bench_check_robot_methods(const sweep_config *c, const rbd_peer *peers, int 
         int any_so = 0, is_so = 0;
         for (int i = 0; i < ntg; i++) any_so |= bench_target_is_so(&tg[i]);
         for (int k = 0; known && !any_so && k < npeers; k++)
-            for (int f = 0; f < peers[k].api->nfunc; f++)
+            for (int f = 0; peers[k].api && f < peers[k].api->nfunc; f++)
                 is_so |= peer_row_matches(name, peers[k].row[f]) && peers[k].api->func[f].out == RBD_PEER_ID_SO_DERIVS;
         if (is_so) continue;
         if (!known || (loaded && !found))
@@ -206,45 +206,42 @@ int bench_models(const sweep_config *c, bench_model **out, int *n)
     return RBD_OK;
 }
 
-int bench_models_check(const char *cmd, const bench_model *bm, int n)
+int bench_models_check(const bench_model *bm, int n)
 {
     for (int j = 0; j < n; j++) {
         rbd_model *m;
-        int rc = cli_model(cmd, bm[j].spec, &m);
+        int rc = model_from_spec(bm[j].spec, &m);
         if (rc) return rc;
         rbd_model_free(m);
     }
-    return 0;
+    return RBD_OK;
 }
 
-int bench_so_sizes_check(const char *cmd, const sweep_config *c, const bench_model *bm, int n, int audit)
+int bench_so_sizes_check(const sweep_config *c, const bench_model *bm, int n, int audit)
 {
     bench_target *t = NULL;
-    int nt = 0;
-    if (bench_targets(c, &t, &nt)) return cli_lib_error(cmd, EXIT_USAGE);
-    int so = 0, status = 0;
-    for (int i = 0; i < nt; i++) so |= bench_target_is_so(&t[i]);
-    for (int j = 0; so && !status && j < n; j++) {
+    int nt = 0, rc = bench_targets(c, &t, &nt), so = 0;
+    for (int i = 0; !rc && i < nt; i++) so |= bench_target_is_so(&t[i]);
+    for (int j = 0; so && !rc && j < n; j++) {
         rbd_model *m;
-        if ((status = cli_model(cmd, bm[j].spec, &m))) break;
+        if ((rc = model_from_spec(bm[j].spec, &m))) break;
         for (int i = 0; i < nt; i++) {
             if (!bench_target_is_so(&t[i]) || !bench_target_fits(c, &t[i], m->nv, audit)) continue;
             char who[700];
             snprintf(who, sizeof who, "%s %s on %s", audit ? "auditing" : "timing", t[i].name, bm[j].spec);
-            if (rbd_so_check_size(m, who, NULL)) status = cli_lib_error(cmd, EXIT_FAIL);
+            rc = rbd_so_check_size(m, who, NULL);
             break;
         }
         rbd_model_free(m);
     }
     free(t);
-    return status;
+    return rc;
 }
 
-int bench_setup(const char *cmd, const sweep_config *c)
+int bench_setup(const sweep_config *c)
 {
     timing_blas_threads(c->blas_threads);
-    if (c->pin >= 0 && timing_pin_cpu(c->pin)) return cli_lib_error(cmd, EXIT_USAGE);
-    return 0;
+    return c->pin >= 0 ? timing_pin_cpu(c->pin) : RBD_OK;
 }
 
 perfctr *bench_counters(const char *cmd, int enabled)

@@ -55,18 +55,20 @@ int bench_check_robot_methods(const sweep_config *c, const rbd_peer *peers, int 
 /* autoTree for each bf x N (c->skew, c->taper), then c->models. */
 int bench_models(const sweep_config *c, bench_model **out, int *n);
 /* Builds and frees each model, so a bad spec stops a command before it
- * writes anything; 0 or the exit status (the message printed for cmd). */
-int bench_models_check(const char *cmd, const bench_model *bm, int n);
+ * writes anything: 0, or the first model's error (its message set; a spec,
+ * URDF file or model that is wrong: the input's fault). */
+int bench_models_check(const bench_model *bm, int n);
 /* The same for the second-order targets of c (methods, so_methods) on the
  * models they run on (so_nv_max, or accuracy_so_nv_max when audit): four
- * nv^3 tensors that would not fit are refused with their size (exit 1, a
- * size the machine lacks) before anything is written or computed. */
-int bench_so_sizes_check(const char *cmd, const sweep_config *c, const bench_model *bm, int n, int audit);
+ * nv^3 tensors that would not fit are refused with their size (RBD_ENOMEM:
+ * exit 1, a size the machine lacks) before anything is written or computed. */
+int bench_so_sizes_check(const sweep_config *c, const bench_model *bm, int n, int audit);
 /* Canonical autoTree spec. */
 void bench_autotree_spec(char *buf, size_t len, int N, double bf, double skew, double taper);
 
-/* Pins the CPU and the OpenBLAS threads as c asks; errors printed for cmd. */
-int bench_setup(const char *cmd, const sweep_config *c);
+/* Pins the CPU and the OpenBLAS threads as c asks: 0, or RBD_EINVAL (a
+ * --pin to a CPU that is not there or not allowed; message set). */
+int bench_setup(const sweep_config *c);
 /* Hardware counters if enabled; when refused says so once and returns NULL. */
 perfctr *bench_counters(const char *cmd, int enabled);
 

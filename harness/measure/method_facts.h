@@ -15,7 +15,6 @@ enum {
     FAMILY_ID,                  /* ID derivatives */
     FAMILY_FDSVA,               /* fdsva and its variants */
     FAMILY_FD,                  /* the other FD derivatives */
-    FAMILY_SO,                  /* second-order derivatives (ID2, FD2) */
     FAMILY_BASE,                /* base algorithms and the roofline */
     FAMILY_PINOCCHIO,           /* the peers' functions */
     FAMILY_MUJOCO,
