@@ -140,7 +140,8 @@ static int run_sweep(const sweep_plan *p, const char *dir, sweep_set *set, perfc
     if (rc == SWEEP_REPORTED) return EXIT_FAIL;
     if (!rc && !cli_interrupted && p->c->nxo) rc = sweep_crossovers(p, dir, &cli_interrupted);
     if (rc) return cli_lib_error("sweep", EXIT_FAIL);
-    if (!cli_interrupted && accuracy_wanted(p->c) && accuracy_sweep("sweep", p->c, dir) == EXIT_FAIL) return EXIT_FAIL;
+    if (!cli_interrupted && accuracy_wanted(p->c) && accuracy_sweep("sweep", p->c, dir, &cli_interrupted) < 0)
+        return cli_lib_error("sweep", EXIT_FAIL);
     void *rows = NULL;
     char *cl = meta_cmdline(cli_argc, cli_argv);
     rc = csvlog_rows(&set->timings, sizeof(timing_row), &rows);

@@ -14,7 +14,6 @@
 #include "peers/peer.h"
 #include "plan/sweepconf.h"
 #include "plan/sweeplists.h"
-#include "measure/timeable.h"
 
 void sweep_config_init(sweep_config *c)
 {

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "commands/cli.h"
 #include "plot/plot.h"
 #include "plot/plot_style.h"
 #include "report/report_ratios.h"
