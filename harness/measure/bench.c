@@ -368,6 +368,7 @@ int bench_measure_set(const bench_target *const *t, int n, const rbd_model *m, c
         o.batches = c->batches;
         o.batch_ns = c->batch_ms * 1e6;
         o.warmup_ns = c->warmup_ms * 1e6;
+        o.slices = c->slices;
         o.pc = pc;
         o.stop = stop;
         rc = timing_measure_set(set, na, &o, r);
