@@ -21,7 +21,15 @@ int atomic_write_json(const char *path, const json_t *j);
  * long writer stops at its next buffer (merge).  NULL (the default): never. */
 void atomic_stop_on(const volatile sig_atomic_t *stop);
 
-/* mkdir -p; errors name the component that could not be made. */
+/* What a failure to make or write into a place the user named says, from
+ * its errno: RBD_EINVAL when the place cannot hold output whatever the
+ * machine's state (read-only, no permission, a file in the way, a name too
+ * long), found before any work, so refused as input (exit 2); RBD_EIO
+ * otherwise (a full disk, an I/O error: the run's, exit 1). */
+int write_place_code(int e);
+
+/* mkdir -p; errors name the component that could not be made, with the
+ * code write_place_code gives. */
 int mkdir_p(const char *path);
 
 /* fflush + fsync: the bytes written so far survive a crash. */
