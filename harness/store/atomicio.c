@@ -15,6 +15,11 @@ void atomic_stop_on(const volatile sig_atomic_t *stop)
     write_stop = stop;
 }
 
+int atomic_stopped(void)
+{
+    return write_stop && *write_stop;
+}
+
 /* The stream's writes once a stop flag is set: each write refused after the
  * flag is, so a long writer (a JSON dump of 10^5 rows) stops at its next
  * buffer rather than at its end. */
