@@ -104,7 +104,7 @@ int cmd_accuracy(int argc, char **argv)
     bench_model *bm = NULL;
     int nbm = 0;
     if (accuracy_models(&c, &bm, &nbm)) { cli_lib_error("accuracy", 0); goto done; }
-    int bad = bench_models_check("accuracy", bm, nbm);
+    int bad = bench_models_check(bm, nbm) ? cli_lib_error("accuracy", EXIT_USAGE) : EXIT_OK;
     free(bm);
     if (bad) goto done;
     status = EXIT_FAIL;

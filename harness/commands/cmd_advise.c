@@ -242,14 +242,14 @@ int cmd_advise(int argc, char **argv)
         if (tg[i].method) tg[keep++] = tg[i];
     ntg = keep;
     if (!ntg) { cli_error("advise", 0, "--methods: no ID or FD derivative method in the list"); goto done; }
-    int bad = bench_models_check("advise", bm, nbm);
+    int bad = bench_models_check(bm, nbm) ? cli_lib_error("advise", EXIT_USAGE) : EXIT_OK;
     if (bad) { status = bad; goto done; }
     if (bench_peers_open("advise", &c, &peers, &npeers) || bench_add_peer_targets(&tg, &ntg, peers, npeers)) {
         status = cli_lib_error("advise", EXIT_FAIL);
         goto done;
     }
     status = EXIT_FAIL;
-    if (bench_setup("advise", &c)) goto done;
+    if (bench_setup(&c)) { status = cli_lib_error("advise", EXIT_USAGE); goto done; }
     cli_catch_interrupt();
     for (int j = 0; j < nbm; j++)
         if ((status = advise_model(tg, ntg, &bm[j], &c, tol)) != EXIT_OK) goto done;

@@ -24,8 +24,8 @@ static const char help[] =
     "without a live Pinocchio it falls back to the stored figures:\n\n"
     "Compares the median ns per call of a results directory (or a timings.csv or\n"
     "Google Benchmark JSON file) with Pinocchio 3.7.0's figures on this machine\n"
-    "kind (DIR/pinocchio-timings.md) and with the output-write floor of\n"
-    "DIR/machine-limits.md: idsva <-> rnea_derivs, fdsva(-aza) <-> aba_derivs,\n"
+    "kind (DIR/pinocchio-timings.csv) and with the output-write floor of\n"
+    "DIR/machine-limits.csv: idsva <-> rnea_derivs, fdsva(-aza) <-> aba_derivs,\n"
     "fdsva-dmm and pin26-fd <-> fd_via_id, rnea, aba, minv <-> the same.  Prints a\n"
     "markdown table with the ratios, issue 10's targets and pass/FAIL, and writes\n"
     "it to RESULTS/vs-pinocchio.md (beside the file when RESULTS is a file).\n"
@@ -33,7 +33,8 @@ static const char help[] =
     "is the median over the runs that have it, as Pinocchio's are medians over\n"
     "runs, and the table goes to the first RESULTS (or --out).\n\n"
     "  --anchors DIR  the anchors directory (default tests/pinocchio/anchors of the data root)\n"
-    "  --table KEY    Pinocchio's build: clang-native (default, its best), gcc-native, gcc-plain\n"
+    "  --table KEY    Pinocchio's build (the csv's build column): clang-native (default,\n"
+    "                 its best), gcc-native, gcc-plain\n"
     "  --stat S       our figure: median (default) or min ns per call (the min of the\n"
     "                 batches resists load from other processes on a shared machine)\n"
     "  --out FILE     write the table there instead (atomically)\n"
@@ -198,22 +199,18 @@ int cmd_anchors(int argc, char **argv)
     const int nruns = argc - optind;
     int live_pin = 0, lrc = live_peers(res, nowrite, outpath, check, &live_pin);
     if (lrc >= 0 && live_pin) return lrc;
-    char pin[4096], lim[4096];
-    snprintf(pin, sizeof pin, "%s/pinocchio-timings.md", dir);
-    snprintf(lim, sizeof lim, "%s/machine-limits.md", dir);
     anchor_set s;
-    memset(&s, 0, sizeof s);
-    if (anchors_load(pin, &s)) return cli_lib_error("anchors", EXIT_USAGE);
-    if (anchors_load_floors(lim, &s)) { anchors_free(&s); return cli_lib_error("anchors", EXIT_USAGE); }
-    if (!anchors_find(&s, key, 0) && !anchors_find(&s, key, 1)) {
+    if (anchors_load(dir, &s)) return cli_lib_error("anchors", EXIT_USAGE);
+    if (!anchors_has(&s, key, 0) && !anchors_has(&s, key, 1)) {
         char keys[512] = "";
-        for (int k = 0; k < s.ntab; k++)
-            if (!strstr(keys, s.tab[k].key) && strlen(keys) + strlen(s.tab[k].key) + 3 < sizeof keys) {
+        for (int k = 0; k < s.nrow; k++)
+            if (!strstr(keys, s.rows[k].build) && strlen(keys) + strlen(s.rows[k].build) + 3 < sizeof keys) {
                 if (*keys) strcat(keys, ", ");
-                strcat(keys, s.tab[k].key);
+                strcat(keys, s.rows[k].build);
             }
         anchors_free(&s);
-        return cli_error("anchors", EXIT_USAGE, "--table: no table '%s' in %s (there: %s)", key, pin, keys);
+        return cli_error("anchors", EXIT_USAGE, "--table: no build '%s' in %s/%s (there: %s)", key, dir,
+                         ANCHORS_TIMINGS_CSV, keys);
     }
     timing_row *rows = NULL;
     int n = 0;

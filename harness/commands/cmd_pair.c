@@ -274,7 +274,7 @@ int pair_main(pair_args *a, const sweep_config *c)
     bench_model *bm = NULL;
     int nbm = 0;
     if (bench_models(&cc, &bm, &nbm)) return cli_lib_error("pair", EXIT_FAIL);
-    int status = bench_models_check("pair", bm, nbm);
+    int status = bench_models_check(bm, nbm) ? cli_lib_error("pair", EXIT_USAGE) : EXIT_OK;
     int nc = nbm * c->nmethods;
     pair_cell *cells = status ? NULL : calloc((size_t)nc, sizeof *cells);
     pair_worker w[PAIR_MAX_BUILDS * PAIR_MAX_INSTANCES];

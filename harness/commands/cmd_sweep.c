@@ -101,11 +101,11 @@ static int plan_sweep(sweep_config *c, shard_spec sh, sweep_plan *p)
         bench_model *am = NULL;
         int nam = 0;
         if (accuracy_models(c, &am, &nam)) return cli_lib_error("sweep", EXIT_USAGE);
-        int bad = bench_models_check("sweep", am, nam);
+        int bad = bench_models_check(am, nam) ? cli_lib_error("sweep", EXIT_USAGE) : EXIT_OK;
         free(am);
         if (bad) return bad;
     }
-    return bench_setup("sweep", c);    /* --pin to a CPU that is not there: refused before any write */
+    return bench_setup(c) ? cli_lib_error("sweep", EXIT_USAGE) : EXIT_OK;    /* --pin to a CPU that is not there: refused before any write */
 }
 
 /* The set taken (its lock, checked as an input to resume: another build's,

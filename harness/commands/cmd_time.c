@@ -131,7 +131,7 @@ static int plan_time(time_plan *tp)
     cli_target t;
     if (tp->baseline && cli_find_target("time", tp->baseline, &t)) return EXIT_USAGE;
     if (bench_targets(c, &tp->tg, &tp->ntg) || bench_models(c, &tp->bm, &tp->nbm)) return cli_lib_error("time", EXIT_USAGE);
-    int bad = bench_models_check("time", tp->bm, tp->nbm);
+    int bad = bench_models_check(tp->bm, tp->nbm) ? cli_lib_error("time", EXIT_USAGE) : EXIT_OK;
     if (bad) return bad;
     if (bench_peers_open("time", c, &tp->peers, &tp->npeers) ||
         bench_add_peer_targets(&tp->tg, &tp->ntg, tp->peers, tp->npeers))
@@ -149,7 +149,7 @@ static int plan_time(time_plan *tp)
     const char *idb = method_kind_baseline("ID"), *fdb = method_kind_baseline("FD");
     tp->idb = tp->baseline ? tp->baseline : rbd_method_find(idb) ? idb : NULL;
     tp->fdb = tp->baseline ? tp->baseline : rbd_method_find(fdb) ? fdb : NULL;
-    return bench_setup("time", c);    /* --pin: refused (2) before the table starts */
+    return bench_setup(c) ? cli_lib_error("time", EXIT_USAGE) : EXIT_OK;    /* --pin: refused (2) before the table starts */
 }
 
 /* One of our rows of the model: ns per call, the paired ratio to its

@@ -67,9 +67,12 @@ typedef struct {
     int ncols;
     int nkey;               /* the first nkey columns identify a row */
     char ***rows;           /* [nrows][ncols] every valid row on disk */
+    int *line;              /* [nrows] the file line of each row (messages) */
     int nrows, caprows;
     csv_keyidx idx;         /* of rows by their key */
     int dropped_partial;    /* a truncated last line was removed on open */
+    int unread_partial;     /* csvlog_read: a last line without a newline,
+                             * left unread (a table still being written) */
 } csvlog;
 
 /* Opens (creating it with a header if absent or empty) for appending.
