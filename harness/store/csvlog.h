@@ -110,6 +110,10 @@ void csv_row_decode(const csv_col *cols, int ncols, char *const *fields, void *r
 /* A row struct into fields: strings point into row, numbers are printed
  * into buf[k] by the column's fmt. */
 void csv_row_encode(const csv_col *cols, int ncols, const void *row, char (*buf)[64], const char **fields);
+/* A table written whole (atomic_write), not appended: its header line, and
+ * one row struct as a line by the columns (csv_row_encode). */
+void csv_write_header(FILE *f, const csv_col *cols, int ncols);
+int csv_write_row(FILE *f, const csv_col *cols, int ncols, const void *row);
 /* csvlog_append / csvlog_find of a row struct. */
 int csvlog_append_row(csvlog *t, const void *row);
 int csvlog_find_row(const csvlog *t, const void *row);
