@@ -104,7 +104,7 @@ int cmd_accuracy(int argc, char **argv)
     bench_model *bm = NULL;
     int nbm = 0;
     if (accuracy_models(&c, &bm, &nbm)) { cli_lib_error("accuracy", 0); goto done; }
-    int bad = bench_models_check("accuracy", bm, nbm);
+    int bad = bench_models_check(bm, nbm) ? cli_lib_error("accuracy", EXIT_USAGE) : EXIT_OK;
     free(bm);
     if (bad) goto done;
     status = EXIT_FAIL;
@@ -124,8 +124,8 @@ int cmd_accuracy(int argc, char **argv)
     free(cl);
     if (mrc) { cli_lib_error("accuracy", 0); goto done; }
     cli_catch_interrupt();
-    int st = accuracy_sweep("accuracy", &c, dir);
-    if (st == EXIT_FAIL) goto done;
+    int st = accuracy_sweep("accuracy", &c, dir, &cli_interrupted);
+    if (st < 0) { cli_lib_error("accuracy", 0); goto done; }
     /* tables.md: the timings of the directory (if any) and the audit */
     timing_row *rows = NULL;
     int nrows = 0;
@@ -150,7 +150,7 @@ int cmd_accuracy(int argc, char **argv)
         fprintf(stderr, "rbdiff accuracy: %d rows in %s\n", acc.nrows, acc.path);
         csvlog_close(&acc);
     }
-    status = st == EXIT_INTERRUPTED ? cli_error("accuracy", EXIT_INTERRUPTED, "interrupted; rerun to resume") : EXIT_OK;
+    status = st == 1 ? cli_error("accuracy", EXIT_INTERRUPTED, "interrupted; rerun to resume") : EXIT_OK;
 done:
     results_lock_release(&lk, status == EXIT_USAGE);
     free(dir);

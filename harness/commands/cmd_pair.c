@@ -13,6 +13,7 @@
 #include "plan/modelspec.h"
 #include "store/atomicio.h"
 #include "store/csvlog.h"
+#include "store/results.h"
 
 static const char help[] =
     "Usage: rbdiff pair --build LABEL=PATH --build LABEL=PATH [...] --methods LIST\n"
@@ -81,24 +82,13 @@ static int parse_build(pair_args *a, char *v)
         if (!strcmp(a->labels[b], v)) return cli_error("pair", EXIT_USAGE, "--build: label '%s' given twice", v);
     for (const char *p = v; *p; p++)
         if (*p == ',' || *p == '"' || *p == ' ') return cli_error("pair", EXIT_USAGE, "--build label '%s': no commas, quotes or spaces", v);
+    if (strlen(v) >= sizeof(((pair_row *)0)->build))
+        return cli_error("pair", EXIT_USAGE, "--build label '%s': longer than %zu characters", v,
+                         sizeof(((pair_row *)0)->build) - 1);
     a->labels[a->nb] = v;
     a->paths[a->nb++] = eq + 1;
     return 0;
 }
-
-static const csv_col pair_cols[] = {
-    CSV_COL("method", CSV_STR), CSV_COL("model", CSV_STR), CSV_COL("build", CSV_STR),
-    CSV_COL("reference", CSV_STR), CSV_COL("rounds", CSV_INT), CSV_COL("ratio_median", CSV_NUM),
-    CSV_COL("ratio_q1", CSV_NUM), CSV_COL("ratio_q3", CSV_NUM), CSV_COL("slower_rounds", CSV_INT),
-    CSV_COL("p_slower", CSV_NUM), CSV_COL("p_faster", CSV_NUM), CSV_COL("t_ref_ns", CSV_NUM),
-    CSV_COL("t_build_ns", CSV_NUM), CSV_COL("instructions_ratio", CSV_OPTNUM), CSV_COL("verdict", CSV_STR),
-};
-enum { NPAIR_COLS = sizeof pair_cols / sizeof *pair_cols };
-static const csv_col sample_cols[] = {
-    CSV_COL("method", CSV_STR), CSV_COL("model", CSV_STR), CSV_COL("build", CSV_STR),
-    CSV_COL("round", CSV_INT), CSV_COL("ns_per_call", CSV_NUM), CSV_COL("instructions_per_call", CSV_OPTNUM),
-};
-enum { NSAMPLE_COLS = sizeof sample_cols / sizeof *sample_cols };
 
 typedef struct {
     const pair_args *a;
@@ -106,58 +96,51 @@ typedef struct {
     int nc;
 } pair_out;
 
-static void write_row(FILE *f, const char *const *fields, int n)
-{
-    for (int i = 0; i < n; i++) {
-        if (i) fputc(',', f);
-        csv_write_field(f, fields[i]);
-    }
-    fputc('\n', f);
-}
-
 static const char *verdict_name(int v) { return v == PAIR_SLOWER ? "SLOWER" : v == PAIR_FASTER ? "faster" : "same"; }
 
+/* pair.csv: a row per cell and build other than the reference. */
 static int write_pairs(FILE *f, void *ctx)
 {
     const pair_out *o = ctx;
-    const char *h[NPAIR_COLS];
-    for (int i = 0; i < NPAIR_COLS; i++) h[i] = pair_cols[i].name;
-    write_row(f, h, NPAIR_COLS);
+    const pair_args *a = o->a;
+    csv_write_header(f, pair_cols, PAIR_NCOLS);
     for (int i = 0; i < o->nc; i++)
-        for (int b = 0; b < o->a->nb; b++) {
+        for (int b = 0; b < a->nb; b++) {
             pair_verdict v;
-            if (b == o->a->ref || !o->c[i].ok[b] || !o->c[i].ok[o->a->ref]) continue;
-            if (pair_judge(&o->c[i], b, o->a->ref, o->a->rounds, o->a->threshold, o->a->alpha, &v)) continue;
-            char s[NPAIR_COLS][48];
-            const char *fl[NPAIR_COLS] = { o->c[i].method, o->c[i].spec, o->a->labels[b], o->a->labels[o->a->ref] };
-            snprintf(s[4], 48, "%d", v.K);
-            double x[] = { v.ratio.median, v.ratio.q1, v.ratio.q3, v.slower, v.p_slower, v.p_faster, v.t_ref, v.t_b };
-            for (int j = 0; j < 8; j++) snprintf(s[5 + j], 48, j == 3 ? "%.0f" : "%.6g", x[j]);
-            s[13][0] = 0;
-            if (isfinite(v.ins_ratio)) snprintf(s[13], 48, "%.6g", v.ins_ratio);
-            for (int j = 4; j < 14; j++) fl[j] = s[j];
-            fl[14] = verdict_name(v.verdict);
-            write_row(f, fl, NPAIR_COLS);
+            if (b == a->ref || !o->c[i].ok[b] || !o->c[i].ok[a->ref]) continue;
+            if (pair_judge(&o->c[i], b, a->ref, a->rounds, a->threshold, a->alpha, &v)) continue;
+            pair_row r = { .rounds = v.K, .ratio_median = v.ratio.median, .ratio_q1 = v.ratio.q1,
+                           .ratio_q3 = v.ratio.q3, .slower_rounds = v.slower, .p_slower = v.p_slower,
+                           .p_faster = v.p_faster, .t_ref_ns = v.t_ref, .t_build_ns = v.t_b,
+                           .instructions_ratio = v.ins_ratio };
+            snprintf(r.method, sizeof r.method, "%s", o->c[i].method);
+            snprintf(r.model, sizeof r.model, "%s", o->c[i].spec);
+            snprintf(r.build, sizeof r.build, "%s", a->labels[b]);
+            snprintf(r.reference, sizeof r.reference, "%s", a->labels[a->ref]);
+            snprintf(r.verdict, sizeof r.verdict, "%s", verdict_name(v.verdict));
+            if (csv_write_row(f, pair_cols, PAIR_NCOLS, &r)) return RBD_ENOMEM;
         }
     return ferror(f) ? RBD_EIO : RBD_OK;
 }
 
+/* pair_samples.csv: every batch of every build in every round. */
 static int write_samples(FILE *f, void *ctx)
 {
     const pair_out *o = ctx;
-    const char *h[NSAMPLE_COLS];
-    for (int i = 0; i < NSAMPLE_COLS; i++) h[i] = sample_cols[i].name;
-    write_row(f, h, NSAMPLE_COLS);
+    csv_write_header(f, pair_samples_cols, PAIR_SAMPLES_NCOLS);
     for (int i = 0; i < o->nc; i++)
         for (int b = 0; b < o->a->nb; b++) {
             if (!o->c[i].ok[b] || !o->c[i].ok[o->a->ref]) continue;
+            pair_sample_row r;
+            memset(&r, 0, sizeof r);
+            snprintf(r.method, sizeof r.method, "%s", o->c[i].method);
+            snprintf(r.model, sizeof r.model, "%s", o->c[i].spec);
+            snprintf(r.build, sizeof r.build, "%s", o->a->labels[b]);
             for (int k = 0; k < o->a->rounds; k++) {
-                char r[16], ns[32], ins[32] = "";
-                snprintf(r, sizeof r, "%d", k);
-                snprintf(ns, sizeof ns, "%.6g", o->c[i].ns[b][k]);
-                if (isfinite(o->c[i].ins[b][k])) snprintf(ins, sizeof ins, "%.6g", o->c[i].ins[b][k]);
-                const char *fl[NSAMPLE_COLS] = { o->c[i].method, o->c[i].spec, o->a->labels[b], r, ns, ins };
-                write_row(f, fl, NSAMPLE_COLS);
+                r.round = k;
+                r.ns_per_call = o->c[i].ns[b][k];
+                r.instructions_per_call = o->c[i].ins[b][k];
+                if (csv_write_row(f, pair_samples_cols, PAIR_SAMPLES_NCOLS, &r)) return RBD_ENOMEM;
             }
         }
     return ferror(f) ? RBD_EIO : RBD_OK;
@@ -274,7 +257,7 @@ int pair_main(pair_args *a, const sweep_config *c)
     bench_model *bm = NULL;
     int nbm = 0;
     if (bench_models(&cc, &bm, &nbm)) return cli_lib_error("pair", EXIT_FAIL);
-    int status = bench_models_check("pair", bm, nbm);
+    int status = bench_models_check(bm, nbm) ? cli_lib_error("pair", EXIT_USAGE) : EXIT_OK;
     int nc = nbm * c->nmethods;
     pair_cell *cells = status ? NULL : calloc((size_t)nc, sizeof *cells);
     pair_worker w[PAIR_MAX_BUILDS * PAIR_MAX_INSTANCES];

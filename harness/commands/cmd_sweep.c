@@ -101,11 +101,11 @@ static int plan_sweep(sweep_config *c, shard_spec sh, sweep_plan *p)
         bench_model *am = NULL;
         int nam = 0;
         if (accuracy_models(c, &am, &nam)) return cli_lib_error("sweep", EXIT_USAGE);
-        int bad = bench_models_check("sweep", am, nam);
+        int bad = bench_models_check(am, nam) ? cli_lib_error("sweep", EXIT_USAGE) : EXIT_OK;
         free(am);
         if (bad) return bad;
     }
-    return bench_setup("sweep", c);    /* --pin to a CPU that is not there: refused before any write */
+    return bench_setup(c) ? cli_lib_error("sweep", EXIT_USAGE) : EXIT_OK;    /* --pin to a CPU that is not there: refused before any write */
 }
 
 /* The set taken (its lock, checked as an input to resume: another build's,
@@ -140,7 +140,8 @@ static int run_sweep(const sweep_plan *p, const char *dir, sweep_set *set, perfc
     if (rc == SWEEP_REPORTED) return EXIT_FAIL;
     if (!rc && !cli_interrupted && p->c->nxo) rc = sweep_crossovers(p, dir, &cli_interrupted);
     if (rc) return cli_lib_error("sweep", EXIT_FAIL);
-    if (!cli_interrupted && accuracy_wanted(p->c) && accuracy_sweep("sweep", p->c, dir) == EXIT_FAIL) return EXIT_FAIL;
+    if (!cli_interrupted && accuracy_wanted(p->c) && accuracy_sweep("sweep", p->c, dir, &cli_interrupted) < 0)
+        return cli_lib_error("sweep", EXIT_FAIL);
     void *rows = NULL;
     char *cl = meta_cmdline(cli_argc, cli_argv);
     rc = csvlog_rows(&set->timings, sizeof(timing_row), &rows);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "measure/bench.h"
-#include "commands/cli.h"
+#include "plan/modelspec.h"
 #include "measure/method_facts.h"
 #include "measure/roofline.h"
 #include "measure/timing.h"
@@ -187,22 +187,21 @@ int bench_models(const sweep_config *c, bench_model **out, int *n)
     return RBD_OK;
 }
 
-int bench_models_check(const char *cmd, const bench_model *bm, int n)
+int bench_models_check(const bench_model *bm, int n)
 {
     for (int j = 0; j < n; j++) {
         rbd_model *m;
-        int rc = cli_model(cmd, bm[j].spec, &m);
+        int rc = model_from_spec(bm[j].spec, &m);
         if (rc) return rc;
         rbd_model_free(m);
     }
-    return 0;
+    return RBD_OK;
 }
 
-int bench_setup(const char *cmd, const sweep_config *c)
+int bench_setup(const sweep_config *c)
 {
     timing_blas_threads(c->blas_threads);
-    if (c->pin >= 0 && timing_pin_cpu(c->pin)) return cli_lib_error(cmd, EXIT_USAGE);
-    return 0;
+    return c->pin >= 0 ? timing_pin_cpu(c->pin) : RBD_OK;
 }
 
 perfctr *bench_counters(const char *cmd, int enabled)
@@ -329,6 +328,7 @@ int bench_measure_set(const bench_target *const *t, int n, const rbd_model *m, c
         o.batches = c->batches;
         o.batch_ns = c->batch_ms * 1e6;
         o.warmup_ns = c->warmup_ms * 1e6;
+        o.slices = c->slices;
         o.pc = pc;
         o.stop = stop;
         rc = timing_measure_set(set, na, &o, r);

@@ -49,13 +49,15 @@ int bench_check_robot_methods(const sweep_config *c, const rbd_peer *peers, int 
 /* autoTree for each bf x N (c->skew, c->taper), then c->models. */
 int bench_models(const sweep_config *c, bench_model **out, int *n);
 /* Builds and frees each model, so a bad spec stops a command before it
- * writes anything; 0 or the exit status (the message printed for cmd). */
-int bench_models_check(const char *cmd, const bench_model *bm, int n);
+ * writes anything: 0, or the first model's error (its message set; a spec,
+ * URDF file or model that is wrong: the input's fault). */
+int bench_models_check(const bench_model *bm, int n);
 /* Canonical autoTree spec. */
 void bench_autotree_spec(char *buf, size_t len, int N, double bf, double skew, double taper);
 
-/* Pins the CPU and the OpenBLAS threads as c asks; errors printed for cmd. */
-int bench_setup(const char *cmd, const sweep_config *c);
+/* Pins the CPU and the OpenBLAS threads as c asks: 0, or RBD_EINVAL (a
+ * --pin to a CPU that is not there or not allowed; message set). */
+int bench_setup(const sweep_config *c);
 /* Hardware counters if enabled; when refused says so once and returns NULL. */
 perfctr *bench_counters(const char *cmd, int enabled);
 

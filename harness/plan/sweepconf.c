@@ -14,7 +14,6 @@
 #include "peers/peer.h"
 #include "plan/sweepconf.h"
 #include "plan/sweeplists.h"
-#include "measure/timeable.h"
 
 void sweep_config_init(sweep_config *c)
 {
@@ -27,6 +26,7 @@ void sweep_config_init(sweep_config *c)
     c->batches = 11;
     c->batch_ms = 10;
     c->warmup_ms = 20;
+    c->slices = 1;
     c->pin = -1;
     c->blas_threads = 1;
     c->counters = 1;

@@ -74,6 +74,7 @@ typedef struct {
     uint64_t seed;
     int pool, batches;
     double batch_ms, warmup_ms;
+    int slices;                       /* a batch: the fastest of this many back-to-back slices (not a key: advise sets 5) */
     int pin, blas_threads, counters;
     char **xo_a, **xo_b; int nxo;
     int xo_lo, xo_hi;

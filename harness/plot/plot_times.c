@@ -48,7 +48,7 @@ static int plot_figure(const plot_env *e, const figure *fg)
                 snprintf(title, sizeof title, "%s,bf=%g", fg->m[m], e->bfs[k]);
                 dat_ctx c = { a, NULL, na, 0, 0 };
                 if (!(rc = atomic_write(file, plot_write_dat, &c)))
-                    plot_add_series(&s, file, title, plot_method_color(fg->m[m]), plot_dash_of(e->bfs[k]));
+                    plot_add_series(&s, file, title, plot_color(e, fg->m[m]), plot_dash_of(e->bfs[k]));
             }
             if (!any) snprintf(missing + strlen(missing), sizeof missing - strlen(missing), " %s", fg->m[m]);
         }
@@ -65,7 +65,7 @@ static int plot_figure(const plot_env *e, const figure *fg)
             snprintf(title, sizeof title, "bf=%g", e->bfs[k]);
             dat_ctx c = { a, b, na, nb, 1 };
             if (!(rc = atomic_write(file, plot_write_dat, &c)))
-                plot_add_series(&s, file, title, plot_method_color(fg->m[0]), plot_dash_of(e->bfs[k]));
+                plot_add_series(&s, file, title, plot_color(e, fg->m[0]), plot_dash_of(e->bfs[k]));
         }
         if (!s.n) snprintf(missing, sizeof missing, " %s and %s at a common N", fg->m[0], fg->m[1]);
     }
@@ -106,7 +106,7 @@ static int plot_peer(const plot_env *e, const char *peer, json_t *fns, int deriv
             snprintf(file, sizeof file, "%s/%s_over_%s_bf%g.dat", e->datadir, ours, row, e->bfs[k]);
             snprintf(title, sizeof title, "%s/%s,bf=%g", ours, row + strlen(peer) + 1, e->bfs[k]);
             dat_ctx c = { a, b, na, nb, 1 };
-            if (!(rc = atomic_write(file, plot_write_dat, &c))) plot_add_series(&s, file, title, plot_method_color(row), plot_dash_of(e->bfs[k]));
+            if (!(rc = atomic_write(file, plot_write_dat, &c))) plot_add_series(&s, file, title, plot_color(e, row), plot_dash_of(e->bfs[k]));
         }
     }
     free(a);

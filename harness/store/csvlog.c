@@ -92,16 +92,19 @@ static int check_field(const csvlog *t, int line, int c, const char *s)
     return RBD_OK;
 }
 
-static int add_row(csvlog *t, char **fields)
+static int add_row(csvlog *t, char **fields, int line)
 {
     if (t->nrows == t->caprows) {
         int cap = t->caprows ? 2 * t->caprows : 64;
         char ***r = realloc(t->rows, sizeof *r * (size_t)cap);
-        if (!r) return rbd_fail(RBD_ENOMEM, "out of memory");
-        t->rows = r;
+        if (r) t->rows = r;
+        int *l = r ? realloc(t->line, sizeof *l * (size_t)cap) : NULL;
+        if (!l) return rbd_fail(RBD_ENOMEM, "out of memory");
+        t->line = l;
         t->caprows = cap;
     }
     t->rows[t->nrows] = fields;
+    t->line[t->nrows] = line;
     int rc = csv_keyidx_add(&t->idx, t->rows, t->nkey, t->nrows);
     if (!rc) t->nrows++;
     return rc;
@@ -177,7 +180,7 @@ static int load(csvlog *t, FILE *f, int *partial, int write)
             for (int c = 0; c < n && !rc; c++) rc = check_field(t, line, c, fields[c]);
             if (!rc && csvlog_find(t, (const char *const *)fields) >= 0)
                 rc = rbd_fail(RBD_EPARSE, "%s:%d: duplicate row for key '%s'", t->path, line, fields[0]);
-            if (rc || (rc = add_row(t, fields))) { free_fields(fields, n); break; }
+            if (rc || (rc = add_row(t, fields, line))) { free_fields(fields, n); break; }
         }
     }
     free(buf);
@@ -260,6 +263,7 @@ static int open_common(csvlog *t, const char *path, const csv_col *cols, int nco
             rc = rbd_fail(RBD_EIO, "%s: cannot drop the truncated line %d: %s", path, partial, strerror(errno));
         t->dropped_partial = partial;
     }
+    if (!write) t->unread_partial = partial;
     if (rc || !write) {
         fclose(f);
         free(mem);
@@ -328,7 +332,7 @@ int csvlog_col(const csvlog *t, const char *name)
 int csvlog_append(csvlog *t, const char *const *fields)
 {
     if (!t->f) return rbd_fail(RBD_EINVAL, "%s: not open for writing", t->path);
-    int line = t->nrows + 2;
+    int line = t->nrows ? t->line[t->nrows - 1] + 1 : 2;   /* the line this row will take */
     for (int c = 0; c < t->ncols; c++) {
         int rc = check_field(t, line, c, fields[c]);
         if (rc) return rc;
@@ -344,7 +348,7 @@ int csvlog_append(csvlog *t, const char *const *fields)
     }
     fputc('\n', t->f);
     int rc = flush_to_disk(t->f, t->path);
-    if (!rc) rc = add_row(t, copy);
+    if (!rc) rc = add_row(t, copy, line);
     if (rc) free_fields(copy, t->ncols);
     return rc;
 }
@@ -354,6 +358,7 @@ void csvlog_close(csvlog *t)
     if (t->f) fclose(t->f);
     for (int r = 0; r < t->nrows; r++) free_fields(t->rows[r], t->ncols);
     free(t->rows);
+    free(t->line);
     csv_keyidx_free(&t->idx);
     free(t->path);
     memset(t, 0, sizeof *t);

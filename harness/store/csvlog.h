@@ -67,9 +67,12 @@ typedef struct {
     int ncols;
     int nkey;               /* the first nkey columns identify a row */
     char ***rows;           /* [nrows][ncols] every valid row on disk */
+    int *line;              /* [nrows] the file line of each row (messages) */
     int nrows, caprows;
     csv_keyidx idx;         /* of rows by their key */
     int dropped_partial;    /* a truncated last line was removed on open */
+    int unread_partial;     /* csvlog_read: a last line without a newline,
+                             * left unread (a table still being written) */
 } csvlog;
 
 /* Opens (creating it with a header if absent or empty) for appending.
@@ -107,6 +110,10 @@ void csv_row_decode(const csv_col *cols, int ncols, char *const *fields, void *r
 /* A row struct into fields: strings point into row, numbers are printed
  * into buf[k] by the column's fmt. */
 void csv_row_encode(const csv_col *cols, int ncols, const void *row, char (*buf)[64], const char **fields);
+/* A table written whole (atomic_write), not appended: its header line, and
+ * one row struct as a line by the columns (csv_row_encode). */
+void csv_write_header(FILE *f, const csv_col *cols, int ncols);
+int csv_write_row(FILE *f, const csv_col *cols, int ncols, const void *row);
 /* csvlog_append / csvlog_find of a row struct. */
 int csvlog_append_row(csvlog *t, const void *row);
 int csvlog_find_row(const csvlog *t, const void *row);

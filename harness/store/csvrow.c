@@ -115,6 +115,31 @@ void csv_row_encode(const csv_col *cols, int ncols, const void *row, char (*buf)
     }
 }
 
+void csv_write_header(FILE *f, const csv_col *cols, int ncols)
+{
+    for (int c = 0; c < ncols; c++) {
+        if (c) fputc(',', f);
+        csv_write_field(f, cols[c].name);
+    }
+    fputc('\n', f);
+}
+
+int csv_write_row(FILE *f, const csv_col *cols, int ncols, const void *row)
+{
+    char (*buf)[64] = malloc(sizeof *buf * (size_t)ncols);
+    const char **fl = malloc(sizeof *fl * (size_t)ncols);
+    if (!buf || !fl) { free(buf); free(fl); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    csv_row_encode(cols, ncols, row, buf, fl);
+    for (int c = 0; c < ncols; c++) {
+        if (c) fputc(',', f);
+        csv_write_field(f, fl[c]);
+    }
+    fputc('\n', f);
+    free(buf);
+    free(fl);
+    return RBD_OK;
+}
+
 int csvlog_append_row(csvlog *t, const void *row)
 {
     char (*buf)[64] = malloc(sizeof *buf * (size_t)t->ncols);
