@@ -160,6 +160,8 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir, vola
     o.seed = c->seed;
     o.cache = cache;
     rbdref_opts_default(&o.ref);
+    bench_target *fit = malloc(sizeof *fit * ((size_t)ntg + 1));
+    if (!fit) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); goto done; }
     progress pg;
     progress_start(&pg, nbm, "accuracy models");
     sink_ctx sc = { &log, &cond, &eps, cmd, NULL, &pg, 0, "" };
@@ -173,9 +175,13 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir, vola
         sc.done = j;
         spec_label(bm[j].spec, sc.label, sizeof sc.label);
         progress_update(&pg, j, sc.label);
-        rc = audit_model(m, bm[j].spec, bm[j].bf, tg, ntg, &o, &sink, stop, &cache_failed);
+        int nfit = 0;       /* the targets of this model: second order only up to accuracy_so_nv_max */
+        for (int i = 0; i < ntg; i++)
+            if (bench_target_fits(c, &tg[i], m->nv, 1)) fit[nfit++] = tg[i];
+        rc = audit_model(m, bm[j].spec, bm[j].bf, fit, nfit, &o, &sink, stop, &cache_failed);
         rbd_model_free(m);
     }
+    free(fit);
     progress_update(&pg, nbm, "");
     progress_end(&pg);
     if (rc < 0) {

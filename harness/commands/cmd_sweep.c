@@ -36,6 +36,9 @@ static const char help[] =
     "  --crossover 'A B' --crossover-range LO:HI\n"
     "  --robots LIST      e.g. ur5,hyq:freeflyer (tests/models/NAME.urdf), timed and audited\n"
     "  --robot-methods LIST  only these methods (and PEER.FUNCTIONs) on the robots\n"
+    "  --so-methods LIST  second-order methods (idsva-so, ..., all, none), timed with the peers'\n"
+    "                     second-order functions on models with nv <= --so-nv-max (0: all)\n"
+    "                     and audited where nv <= --accuracy-so-nv-max (0: all)\n"
     "  --peers LIST       pinocchio, mujoco, NAME@VERSION, all (every version) or none: other\n"
     "                     libraries timed in the same rounds,\n"
     "                     each checked against ours on every model first (DIR/peer_checks.csv)\n"
@@ -102,6 +105,7 @@ static int plan_sweep(sweep_config *c, shard_spec sh, sweep_plan *p)
         int nam = 0;
         if (accuracy_models(c, &am, &nam)) return cli_lib_error("sweep", EXIT_USAGE);
         int bad = bench_models_check(am, nam) ? cli_lib_error("sweep", EXIT_USAGE) : EXIT_OK;
+        if (!bad && bench_so_sizes_check(c, am, nam, 1)) bad = cli_lib_error("sweep", EXIT_FAIL);
         free(am);
         if (bad) return bad;
     }

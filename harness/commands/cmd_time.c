@@ -134,6 +134,7 @@ static int plan_time(time_plan *tp)
     if (tp->baseline && cli_find_target("time", tp->baseline, &t)) return EXIT_USAGE;
     if (bench_targets(c, &tp->tg, &tp->ntg) || bench_models(c, &tp->bm, &tp->nbm)) return cli_lib_error("time", EXIT_USAGE);
     int bad = bench_models_check(tp->bm, tp->nbm) ? cli_lib_error("time", EXIT_USAGE) : EXIT_OK;
+    if (!bad && bench_so_sizes_check(&tp->c, tp->bm, tp->nbm, 0)) bad = cli_lib_error("time", EXIT_FAIL);
     if (bad) return bad;
     if (bench_peers_open("time", c, &tp->peers, &tp->npeers) ||
         bench_add_peer_targets(&tp->tg, &tp->ntg, tp->peers, tp->npeers))
@@ -159,6 +160,7 @@ static int plan_time(time_plan *tp)
 static void print_row(const time_plan *tp, const timing_row *r, const timing_row *rows, int nrows, int wn)
 {
     const char *bn = !strcmp(r->kind, "ID") ? tp->idb : !strcmp(r->kind, "FD") ? tp->fdb : tp->baseline;
+    if (!bn) bn = method_kind_baseline(r->kind);    /* ID2, FD2: idsva-so, fdsva-so */
     const timing_row *b = bn ? timing_rows_find(rows, nrows, bn, r->model) : NULL;
     const timing_row *roof = timing_rows_find(rows, nrows, ROOFLINE_NAME, r->model);
     char ratio[32] = "-", wk[32] = "-", ins[32] = "-", fl[32] = "-", gf[32] = "-", frac[32] = "-";

@@ -98,7 +98,8 @@ const char *method_family_name(int family)
 
 const char *method_kind_baseline(const char *kind)
 {
-    return !strcmp(kind, "ID") ? "idsva" : !strcmp(kind, "FD") ? "fdsva" : NULL;
+    return !strcmp(kind, "ID") ? "idsva" : !strcmp(kind, "FD") ? "fdsva" : !strcmp(kind, "ID2") ? "idsva-so"
+         : !strcmp(kind, "FD2") ? "fdsva-so" : NULL;
 }
 
 double method_flops(const char *name, const flops_tree *t)

@@ -203,6 +203,41 @@ int sweep_set_methods(sweep_config *c, const char *v, const char *where)
     return RBD_OK;
 }
 
+/* so_methods = all | none | idsva-so, fdsva-so, ...: second-order methods
+ * only (a first-order one belongs in methods). */
+int sweep_set_so_methods(sweep_config *c, const char *v, const char *where)
+{
+    sweep_strs_free(c->so_methods, c->nso_methods);
+    c->so_methods = NULL;
+    c->nso_methods = 0;
+    if (!strcmp(v, "none")) return RBD_OK;
+    char **items = NULL;
+    int n = 0, rc = RBD_OK;
+    if (!strcmp(v, "all")) {
+        while (rbd_so_methods[n]) n++;
+        if (!(items = calloc((size_t)n + 1, sizeof *items))) return rbd_fail(RBD_ENOMEM, "out of memory");
+        for (int k = 0; !rc && k < n; k++)
+            if (!(items[k] = strdup(rbd_so_methods[k]->name))) rc = rbd_fail(RBD_ENOMEM, "out of memory");
+    } else {
+        rc = sweep_list_items(v, where, "so_methods", 0, &items, &n);
+    }
+    for (int k = 0; !rc && k < n; k++) {
+        const rbd_method *m = rbd_method_find(items[k]);
+        if (m && rbd_output_order(m->output) == 2) continue;
+        char valid[512];
+        size_t used = 0;
+        for (int j = 0; rbd_so_methods[j]; j++)
+            used += (size_t)snprintf(valid + used, used < sizeof valid ? sizeof valid - used : 0, "%s%s",
+                                     j ? ", " : "", rbd_so_methods[j]->name);
+        rc = rbd_fail(RBD_EINVAL, "%s: so_methods: '%s' is not a second-order method (valid: %s, all, none)", where,
+                      items[k], valid);
+    }
+    if (rc) { sweep_strs_free(items, n); return rc; }
+    c->so_methods = items;
+    c->nso_methods = n;
+    return RBD_OK;
+}
+
 /* robot_methods = idsva, pin26, pinocchio.computeRNEADerivatives, ...: a
  * registered name, or a peer's function (PEER.FUNCTION, checked by the
  * sweep once the peers are open; a PEER without @VERSION names the function
