@@ -178,7 +178,13 @@ static int advise_model(const bench_target *tg, int ntg, const bench_model *bm, 
     int di = find_target(tg, ntg, st, "idsva"), df = find_target(tg, ntg, st, "fdsva");
     for (int i = 0; i < ntg; i++) {
         if (st[i] == RBD_ENOTSUP) { printf("%-*s (not applicable to this model's joints)\n", wn, tg[i].name); continue; }
-        if (st[i]) { printf("%-*s not timed: %s\n", wn, tg[i].name, notes[i].why); continue; }
+        if (st[i]) {    /* once per reason, on one line (MuJoCo's load errors hold newlines) */
+            char why[sizeof notes[i].why];
+            snprintf(why, sizeof why, "%s", notes[i].why);
+            for (char *p = why; *p; p++) *p = *p == '\n' ? ' ' : *p;
+            printf("%-*s not timed: %s\n", wn, tg[i].name, i && !strcmp(notes[i].why, notes[i - 1].why) ? "the same" : why);
+            continue;
+        }
         char e[32] = "-";
         if (tg[i].method && err[i] >= 0) snprintf(e, sizeof e, "%.1e", err[i]);
         else if (tg[i].peer && notes[i].checked) snprintf(e, sizeof e, "=%.0e", notes[i].chk.err);
