@@ -218,7 +218,8 @@ int cmd_plot(int argc, char **argv)
         status = cli_lib_error("plot", EXIT_USAGE);
     if (!status && (!(od = outdir ? strdup(outdir) : results_path(dir, "plots")) || !(dd = results_path(od, "data"))))
         status = cli_error("plot", EXIT_FAIL, "out of memory");
-    if (!status && mkdir_p(dd)) status = cli_lib_error("plot", EXIT_FAIL);
+    int mk = status ? RBD_OK : mkdir_p(dd);     /* a read-only place is the input's (atomicio.h): 2 */
+    if (mk) status = cli_lib_error("plot", mk == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL);
     e.outdir = od;
     e.datadir = dd;
     e.rows = rows;

@@ -233,8 +233,13 @@ static int write_tables(FILE *f, void *p)
     if (c->n) fputs("# Timings: median microseconds per call\n\n"
           "Median over the timed batches of the wall time per call (timings.csv has min, quartiles and "
           "counters). autoTree models with the skew and taper in timings.csv.\n", f);
-    for (int b = 0; b < nbf; b++) bf_section(f, c, bfs[b], Ns, meth, nm, sub);
-    int rc = others ? others_section(f, c, meth, nm) : RBD_OK;
+    int rc = RBD_OK;
+    for (int b = 0; b < nbf && !rc; b++) {
+        bf_section(f, c, bfs[b], Ns, meth, nm, sub);
+        if (atomic_stopped()) rc = rbd_fail(RBD_EIO, "interrupted");     /* Ctrl-C in a merge (atomicio.h) */
+    }
+    if (!rc && others) rc = others_section(f, c, meth, nm);
+    if (!rc && atomic_stopped()) rc = rbd_fail(RBD_EIO, "interrupted");
     free(meth), free(sub), free(bfs), free(Ns);
     if (rc) return rc;
     report_ratios(f, c->rows, c->n);

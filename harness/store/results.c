@@ -174,12 +174,12 @@ int results_prepare_dir(const char *dir)
     if (!probe) return rbd_fail(RBD_ENOMEM, "out of memory");
     int fd = mkstemp(probe);
     if (fd < 0) {
-        rc = rbd_fail(RBD_EIO, "results directory '%s' is not writable: %s", dir, strerror(errno));
+        rc = rbd_fail(write_place_code(errno), "results directory '%s' is not writable: %s", dir, strerror(errno));
     } else {
         /* one byte, synced: a full file system fails here, before any result
          * file is created (an empty timings.csv would be left otherwise) */
         if (write(fd, "x", 1) != 1 || fsync(fd) != 0)
-            rc = rbd_fail(RBD_EIO, "results directory '%s' is not writable: %s", dir, strerror(errno));
+            rc = rbd_fail(write_place_code(errno), "results directory '%s' is not writable: %s", dir, strerror(errno));
         close(fd);
         unlink(probe);
     }

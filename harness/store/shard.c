@@ -169,6 +169,14 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
     if (!rc && !tout) rc = rbd_fail(RBD_ENOMEM, "out of memory");
     if (!rc && access(tout, F_OK) == 0)
         rc = rbd_fail(RBD_EINVAL, "merge: %s already exists; merge into a new directory", tout);
+    /* everything is written into a staging directory beside out and swapped
+     * in whole at the end (staging.h): a kill -9 or SIGINT at any moment
+     * leaves out as it was.  It is made before the inputs are read, so that
+     * an OUT beside which nothing can be made (its parent read-only) is
+     * refused before the work (2, as a read-only OUT is) */
+    results_stage st = { NULL, NULL };
+    if (!rc && (rc = results_stage_begin(&st, out)) && rc != RBD_EINVAL) *bad_input = 0;
+    if (!rc && (rc = results_prepare_dir(st.stage))) *bad_input = 0;     /* a full disk: found here too */
     /* every input table read once before anything is written: a malformed
      * one is refused without leaving OUT behind */
     int have_timings = 0;
@@ -187,14 +195,8 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
             free(p);
         }
     if (!rc && !have_timings) rc = rbd_fail(RBD_EINVAL, "merge: no input has a %s", TIMINGS_CSV);
-    /* everything is written into a staging directory beside out and swapped
-     * in whole at the end (staging.h): a kill -9 or SIGINT at any moment
-     * leaves out as it was */
-    results_stage st = { NULL, NULL };
-    if (!rc && (rc = results_stage_begin(&st, out)) && rc != RBD_EINVAL) *bad_input = 0;
     if (!rc) *bad_input = 0;   /* from here on a failure is the run's, unless an input table is malformed */
     const char *stage = st.stage;
-    if (!rc) rc = results_prepare_dir(stage);
     for (int k = 0; results_tables[k].file && !rc; k++) {
         int present = 0;
         rc = merge_table(&results_tables[k], stage, dirs, ndirs, &present, bad_input, stop);
