@@ -10,6 +10,7 @@
 #include "plan/modelspec.h"
 #include "measure/progress.h"
 #include "report/report_accuracy.h"
+#include "store/meta.h"
 
 int accuracy_wanted(const sweep_config *c)
 {
@@ -191,9 +192,10 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir, vola
         goto done;
     }
     if (cache_failed) fprintf(stderr, "rbdiff %s: could not write the reference cache in %s\n", cmd, cache);
-    json_t *settings = json_pack("{s:i, s:I, s:f, s:f, s:i, s:s, s:s}", "states", c->acc_states, "seed",
+    json_t *settings = json_pack("{s:i, s:I, s:f, s:f, s:i, s:s, s:o}", "states", c->acc_states, "seed",
                                  (json_int_t)c->seed, "skew", c->acc_skew, "taper", c->acc_taper, "prec_bits",
-                                 o.ref.prec, "step", "h = 2^-prec (complex step, reference/README.md)", "cache", cache);
+                                 o.ref.prec, "step", "h = 2^-prec (complex step, reference/README.md)", "cache",
+                                 meta_json_text(cache));
     rc = accuracy_write_json(dir, &log, &cond, settings);
     json_decref(settings);
     if (!rc && *stop) rc = 1;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "model/text.h"
 #include "rbdiff/method.h"
 #include "plan/modelspec.h"
@@ -258,6 +259,46 @@ int sweep_set_robot_methods(sweep_config *c, const char *v, const char *where)
     return RBD_OK;
 }
 
+/* Whether text (a robots token: [urdf:]PATH[:OPTION]...) names a file. */
+static int names_file(const char *text, size_t len)
+{
+    char p[SWEEP_PATH_MAX + 8];
+    if (len >= sizeof p) return 0;
+    memcpy(p, text, len);
+    p[len] = 0;
+    const char *path = strncmp(p, "urdf:", 5) ? p : p + 5;
+    if (access(path, F_OK) == 0) return 1;
+    char *slash = strrchr(p, '/'), *colon = strchr(slash ? slash : p, ':');   /* PATH:freeflyer */
+    if (colon && colon > path) *colon = 0;
+    return colon && access(path, F_OK) == 0;
+}
+
+/* A list splits at ',' and blanks, so a path holding them (a,b/ur5.urdf)
+ * arrives as several items, and the first failed later as "cannot open"
+ * naming a piece the user never wrote.  When items k..j, as they stand in
+ * v, name a file, that is said instead, with the way to give it. */
+static int split_path(const char *v, char *const *items, int n, const char *where)
+{
+    const char *at = v, *start[64];
+    int m = n < 64 ? n : 64;
+    for (int k = 0; k < m; k++) {
+        start[k] = strstr(at, items[k]);          /* items are v's pieces, in order */
+        if (!start[k]) return RBD_OK;
+        at = start[k] + strlen(items[k]);
+    }
+    for (int k = 0; k + 1 < m; k++) {
+        if (names_file(items[k], strlen(items[k]))) continue;
+        for (int j = k + 1; j < m && j < k + 8; j++) {
+            size_t len = (size_t)(start[j] - start[k]) + strlen(items[j]);
+            if (names_file(start[k], len))
+                return rbd_fail(RBD_EPARSE, "%s: robots: '%.*s' is one path holding ',' or a blank, which separate "
+                                "the list's items: give it as --model urdf:PATH[,OPTION]... (a config's model = "
+                                "urdf:PATH), which takes the spec whole", where, (int)len, start[k]);
+        }
+    }
+    return RBD_OK;
+}
+
 /* robots = ur5, hyq:freeflyer, urdf:PATH, ... (modelspec.h): two tokens
  * that name one model (ur5 and urdf:tests/models/ur5.urdf) are one robot
  * given twice. */
@@ -268,6 +309,7 @@ int sweep_set_robots(sweep_config *c, const char *v, const char *where)
     c->nrobots = 0;
     char **items;
     int n, rc = sweep_list_items(v, where, "robots", SWEEP_LIST_PATHS | SWEEP_LIST_REPEATS, &items, &n);
+    if (!rc) rc = split_path(v, items, n, where);
     for (int k = 0; !rc && k < n; k++) {
         char spec[SWEEP_PATH_MAX + 600];
         if (robot_spec(items[k], spec, sizeof spec)) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "rbdiff/rbd.h"
 #include "store/atomicio.h"
+#include "store/meta.h"
 #include "store/results.h"
 #include "store/shard.h"
 #include "store/staging.h"
@@ -118,7 +119,7 @@ static int write_merged_meta(const char *stage, json_t **meta, char *const *dirs
     int rc;
     json_t *m = json_deep_copy(meta[0]), *shards = json_array();
     for (int d = 0; d < ndirs; d++) {
-        json_t *s = json_pack("{s:s}", "dir", dirs[d]);
+        json_t *s = json_pack("{s:o}", "dir", meta_json_text(dirs[d]));    /* a Latin-1 name too */
         static const char *keys[] = { "build_id", "shard", "date", "hostname", "compiler", "flags", "cpu_model",
                                       "git_commit", "invocations" };
         for (size_t q = 0; q < sizeof keys / sizeof *keys; q++) {

@@ -108,6 +108,11 @@ drop_key() { python3 -c 'import json, sys; p = sys.argv[1]; m = json.load(open(p
 json.dump(m, open(p, "w"), indent=2)' "$1/meta.json" "$2"; }
 drop_key "$TMP/res-old" batches
 drop_key "$TMP/res-acc-old" accuracy_settings
+# a URDF under a directory whose name holds ',' (@T@/a,b/ur5.urdf) and one
+# under a name that is not UTF-8 (@T@/lat\xe9/ur5.urdf, Latin-1)
+mkdir -p "$TMP/a,b" "$TMP/lat"$'\xe9'
+cp "$SRC/tests/models/ur5.urdf" "$TMP/a,b/"
+cp "$SRC/tests/models/ur5.urdf" "$TMP/lat"$'\xe9'/
 mkdir -p "$TMP/notes"
 echo "the user's notes" >"$TMP/notes/notes.txt"
 # names and file sizes (not times: a probe file created and removed changes a directory's mtime)
