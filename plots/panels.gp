@@ -19,9 +19,14 @@ set xlabel "N (bodies)" font ",9" offset 0, 0.5
 nser = words(files)
 W = 1.0 * ncols / (ncols + 0.9)      # panels' share of the width; the rest: the legends
 top = 1 - 45.0 / (260 * nrows + 60)  # below the title
+wid = 380 * ncols + 340
+if (int(7.5 * strlen(ttl)) + 40 > wid) { wid = int(7.5 * strlen(ttl)) + 40 }   # one column: the title was cut
+klen = 0                             # the legends' share fits the longest name (a peer's with its version)
+do for [i = 1:nser] { if (strlen(word(titles, i)) > klen) { klen = strlen(word(titles, i)) } }
+if ((7.0 * klen + 90) / (1 - W) > wid) { wid = int((7.0 * klen + 90) / (1 - W)) }
 do for [fmt in "png svg"] {
-    if (fmt eq "png") { set terminal pngcairo size 380 * ncols + 340, 260 * nrows + 60 font "Sans,10" } \
-    else { set terminal svg size 380 * ncols + 340, 260 * nrows + 60 dynamic font "Sans,10" }
+    if (fmt eq "png") { set terminal pngcairo size wid, 260 * nrows + 60 font "Sans,10" } \
+    else { set terminal svg size wid, 260 * nrows + 60 dynamic font "Sans,10" }
     set output outbase.".".fmt
     set multiplot title ttl noenhanced
     do for [r = 1:nrows] {

@@ -1,12 +1,14 @@
-/* The anchors parser on the real shared files (values spot-checked against
- * the markdown), malformed copies (errors name file:line), and the
- * comparison of timing rows with the tables and the floor. */
+/* The anchors' tables on the files in the tree (values spot-checked against
+ * the figures as first published), malformed copies (errors name
+ * file:line and the field), and the comparison of timing rows with the
+ * stored figures and the floor. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "testutil.h"
 #include "report/anchors.h"
 
@@ -39,77 +41,56 @@ static char *slurp(const char *path)
     return buf;
 }
 
-/* Writes src with the first `from` replaced by `to` into tmp/name; *line is
- * the 1-based line of the change. */
-static const char *corrupt(const char *src, const char *name, const char *from, const char *to, int *line)
+static const anchor_row *find(const anchor_set *s, const char *build, const char *model, double bf, int N)
 {
-    static char path[128];
-    char *text = slurp(src), *at = strstr(text, from);
-    if (!at) fail_msg("'%s' not in %s", from, src);
-    *line = 1;
-    for (const char *p = text; p < at; p++) *line += *p == '\n';
-    snprintf(path, sizeof path, "%s/%s", tmp, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fwrite(text, 1, (size_t)(at - text), f);
-    fputs(to, f);
-    fputs(at + strlen(from), f);
-    fclose(f);
-    free(text);
-    return path;
+    for (int k = 0; k < s->nrow; k++) {
+        const anchor_row *w = &s->rows[k];
+        if (!strcmp(w->build, build) && !strcmp(w->model, model) && (isnan(bf) ? isnan(w->bf) : w->bf == bf) &&
+            w->N == N)
+            return w;
+    }
+    fail_msg("no row %s %s bf %g N %d", build, model, bf, N);
+    return NULL;
 }
 
-static double value(const anchor_set *s, const char *key, int robots, double bf, int N, const char *robot,
-                    const char *col)
+static int count(const anchor_set *s, const char *build, int robots)
 {
-    const anchor_table *t = anchors_find(s, key, robots);
-    if (!t) fail_msg("no table %s (robots %d)", key, robots);
-    for (int r = 0; r < t->nrow; r++) {
-        const anchor_row *w = &t->rows[r];
-        if (robots ? strcmp(w->robot, robot) : !(w->bf == bf && w->N == N)) continue;
-        for (int k = 0; k < t->ncol; k++)
-            if (!strcmp(t->col[k], col)) return w->us[k];
-    }
-    fail_msg("no value %s bf %g N %d %s %s", key, bf, N, robot ? robot : "", col);
-    return NAN;
+    int n = 0;
+    for (int k = 0; k < s->nrow; k++)
+        n += !strcmp(s->rows[k].build, build) && (strcmp(s->rows[k].model, "autotree") != 0) == (robots != 0);
+    return n;
 }
 
 static void test_real_files(void **st)
 {
     (void)st;
     anchor_set s;
-    memset(&s, 0, sizeof s);
-    int rc = anchors_load(tu_shared_path(0, "anchors/pinocchio-timings.md"), &s);
+    int rc = anchors_load(tu_shared_path(0, "anchors"), &s);
     if (rc) fail_msg("%s", rbd_last_error());
-    assert_int_equal(s.ntab, 5);
-    assert_non_null(anchors_find(&s, "clang-native", 0));
-    assert_non_null(anchors_find(&s, "gcc-native", 0));
-    assert_non_null(anchors_find(&s, "gcc-plain", 0));
-    assert_non_null(anchors_find(&s, "clang-native", 1));
-    assert_non_null(anchors_find(&s, "gcc-native", 1));
-    assert_null(anchors_find(&s, "gcc-plain", 1));
-    assert_int_equal(anchors_find(&s, "clang-native", 0)->nrow, 21);
-    assert_int_equal(anchors_find(&s, "clang-native", 0)->ncol, 6);
-    assert_int_equal(anchors_find(&s, "clang-native", 1)->nrow, 6);
-    /* spot checks against the markdown */
-    assert_true(value(&s, "clang-native", 0, 1, 10, NULL, "rnea_derivs") == 5.1);
-    assert_true(value(&s, "clang-native", 0, 1, 500, NULL, "rnea_derivs") == 4618.8);
-    assert_true(value(&s, "clang-native", 0, 2, 200, NULL, "aba_derivs") == 1293.4);
-    assert_true(value(&s, "gcc-plain", 0, 5, 500, NULL, "minv") == 1729.7);
-    assert_true(value(&s, "gcc-native", 0, 5, 2, NULL, "fd_via_id") == 2.2);
-    assert_true(value(&s, "clang-native", 1, NAN, 0, "hyq", "rnea_derivs") == 8.40);
-    assert_true(value(&s, "gcc-native", 1, NAN, 0, "double_pendulum", "minv") == 0.49);
-    const anchor_table *r = anchors_find(&s, "clang-native", 1);
-    assert_string_equal(r->rows[3].robot, "hyq");
-    assert_string_equal(r->rows[3].base, "freeflyer");
-    assert_int_equal(r->rows[3].N, 18);
-    rc = anchors_load_floors(tu_shared_path(0, "anchors/machine-limits.md"), &s);
-    if (rc) fail_msg("%s", rbd_last_error());
-    assert_int_equal(s.nfloor, 5);
-    assert_int_equal(s.floor_N[2], 100);
-    assert_true(fabs(s.floor_ns[0] - 120) < 1e-9);
-    assert_true(fabs(s.floor_ns[2] - 4900) < 1e-9);
-    assert_true(fabs(s.floor_ns[4] - 230000) < 1e-6);
+    assert_int_equal(s.nrow, 75);
+    assert_true(anchors_has(&s, "clang-native", 0) && anchors_has(&s, "gcc-native", 0));
+    assert_true(anchors_has(&s, "gcc-plain", 0) && !anchors_has(&s, "gcc-plain", 1));
+    assert_true(anchors_has(&s, "clang-native", 1) && anchors_has(&s, "gcc-native", 1));
+    assert_false(anchors_has(&s, "icc-native", 0));
+    assert_int_equal(count(&s, "clang-native", 0), 21);
+    assert_int_equal(count(&s, "clang-native", 1), 6);
+    /* spot checks against the figures as first published (../shared/anchors) */
+    assert_true(anchors_us(find(&s, "clang-native", "autotree", 1, 10), "rnea_derivs") == 5.1);
+    assert_true(anchors_us(find(&s, "clang-native", "autotree", 1, 500), "rnea_derivs") == 4618.8);
+    assert_true(anchors_us(find(&s, "clang-native", "autotree", 2, 200), "aba_derivs") == 1293.4);
+    assert_true(anchors_us(find(&s, "gcc-plain", "autotree", 5, 500), "minv") == 1729.7);
+    assert_true(anchors_us(find(&s, "gcc-native", "autotree", 5, 2), "fd_via_id") == 2.2);
+    const anchor_row *hyq = find(&s, "clang-native", "hyq", NAN, 0);
+    assert_true(anchors_us(hyq, "rnea_derivs") == 8.40);
+    assert_string_equal(hyq->base, "freeflyer");
+    assert_true(hyq->nq == 19 && hyq->nv == 18 && hyq->runs == 5);
+    assert_true(anchors_us(find(&s, "gcc-native", "double_pendulum", NAN, 0), "minv") == 0.49);
+    assert_true(isnan(anchors_us(hyq, "bf")) && isnan(anchors_us(hyq, "nope")));  /* quantities only */
+    assert_int_equal(s.nlimit, 5);
+    assert_int_equal(s.limits[2].N, 100);
+    assert_true(fabs(s.limits[0].write_us - 0.12) < 1e-12);
+    assert_true(fabs(s.limits[2].write_us - 4.9) < 1e-12);
+    assert_true(fabs(s.limits[4].write_us - 230) < 1e-9);
     anchors_free(&s);
 }
 
@@ -117,42 +98,100 @@ static void expect_error(int rc, int code, const char *path, int line, const cha
 {
     assert_int_equal(rc, code);
     char want[256];
-    snprintf(want, sizeof want, "%s:%d:", path, line);
+    snprintf(want, sizeof want, "%s:%d", path, line);
     const char *msg = rbd_last_error();
     if (!strstr(msg, want) || (also && !strstr(msg, also)))
         fail_msg("message '%s' lacks '%s'%s%s", msg, want, also ? " or " : "", also ? also : "");
 }
 
+/* A copy of the anchors directory in tmp/name with the first `from` of one
+ * of its files replaced by `to`; *line is the 1-based line of the change,
+ * *path the changed file. */
+static const char *corrupt_dir(const char *name, const char *file, const char *from, const char *to, int *line,
+                               const char **path)
+{
+    static char dir[128], p[192];
+    snprintf(dir, sizeof dir, "%s/%s", tmp, name);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    const char *files[] = { ANCHORS_TIMINGS_CSV, ANCHORS_LIMITS_CSV };
+    for (int k = 0; k < 2; k++) {
+        char src[64];
+        snprintf(src, sizeof src, "anchors/%s", files[k]);
+        char *text = slurp(tu_shared_path(0, src));
+        snprintf(p, sizeof p, "%s/%s", dir, files[k]);
+        FILE *f = fopen(p, "w");
+        assert_non_null(f);
+        char *at = strcmp(files[k], file) ? NULL : strstr(text, from);
+        if (!strcmp(files[k], file) && !at) fail_msg("'%s' not in %s", from, files[k]);
+        if (at) {
+            *line = 1;
+            for (const char *q = text; q < at; q++) *line += *q == '\n';
+            fwrite(text, 1, (size_t)(at - text), f);
+            fputs(to, f);
+            fputs(at + strlen(from), f);
+        } else {
+            fputs(text, f);
+        }
+        fclose(f);
+        free(text);
+    }
+    snprintf(p, sizeof p, "%s/%s", dir, file);
+    *path = p;
+    return dir;
+}
+
 static void test_malformed(void **st)
 {
     (void)st;
-    const char *pin = tu_shared_path(0, "anchors/pinocchio-timings.md");
-    const char *lim = tu_shared_path(1, "anchors/machine-limits.md");
     anchor_set s;
-    memset(&s, 0, sizeof s);
     int line;
-    const char *p = corrupt(pin, "notnum.md", "| 1 | 10 | 5.1 |", "| 1 | 10 | 5.1x |", &line);
-    expect_error(anchors_load(p, &s), RBD_EPARSE, p, line, "rnea_derivs '5.1x'");
-    assert_int_equal(s.ntab, 0);
-    p = corrupt(pin, "cells.md", "| 2 | 50 | 28.2 | 70.4 |", "| 2 | 50 | 70.4 |", &line);
-    expect_error(anchors_load(p, &s), RBD_EPARSE, p, line, "cells");
-    p = corrupt(pin, "sep.md", "|---|---|---|---|---|---|---|---|\n| 1 | 2 |", "| 1 | 2 |", &line);
-    expect_error(anchors_load(p, &s), RBD_EPARSE, p, line, "|---|");
-    p = corrupt(pin, "base.md", "| hyq | freeflyer |", "| hyq | floating |", &line);
-    expect_error(anchors_load(p, &s), RBD_EPARSE, p, line, "floating");
-    p = corrupt(lim, "floor.md", "| 4.9 us |", "| 4.9 parsecs |", &line);
-    expect_error(anchors_load_floors(p, &s), RBD_EPARSE, p, line, "4.9 parsecs");
-    char missing[128];
-    snprintf(missing, sizeof missing, "%s/none.md", tmp);
-    assert_int_equal(anchors_load(missing, &s), RBD_EIO);
-    assert_non_null(strstr(rbd_last_error(), missing));
-    assert_int_equal(anchors_load_floors(missing, &s), RBD_EIO);
-    /* a file without any timing table */
-    p = corrupt(lim, "none.md", "| quantity |", "| something |", &line);
-    assert_int_equal(anchors_load(p, &s), RBD_EPARSE);
-    assert_non_null(strstr(rbd_last_error(), "no timing table"));
-    assert_int_equal(anchors_load_floors(p, &s), RBD_EPARSE);
-    assert_non_null(strstr(rbd_last_error(), "no output-write floor"));
+    const char *p, *d;
+    const char *T = ANCHORS_TIMINGS_CSV, *L = ANCHORS_LIMITS_CSV;
+    d = corrupt_dir("notnum", T, "native,5.1,7.2,", "native,5.1x,7.2,", &line, &p);
+    expect_error(anchors_load(d, &s), RBD_EPARSE, p, line, "field 'rnea_derivs': '5.1x'");
+    assert_int_equal(s.nrow, 0);
+    assert_null(s.rows);
+    d = corrupt_dir("cells", T, "native,28.2,70.4,", "native,70.4,", &line, &p);
+    expect_error(anchors_load(d, &s), RBD_EPARSE, p, line, "14 fields, expected 15");
+    d = corrupt_dir("header", T, "fd_via_id", "fd_via_ID", &line, &p);
+    expect_error(anchors_load(d, &s), RBD_EPARSE, p, line, "'fd_via_ID', expected 'fd_via_id'");
+    d = corrupt_dir("base", T, ",hyq,freeflyer,", ",hyq,floating,", &line, &p);
+    expect_error(anchors_load(d, &s), RBD_EPARSE, p, line, "base 'floating'");
+    d = corrupt_dir("robotbf", T, ",hyq,freeflyer,,", ",hyq,freeflyer,2,", &line, &p);
+    expect_error(anchors_load(d, &s), RBD_EPARSE, p, line, "robot 'hyq': bf and N");
+    d = corrupt_dir("treen", T, ",1,20,20,20,", ",1,20,20,19,", &line, &p);
+    expect_error(anchors_load(d, &s), RBD_EPARSE, p, line, "nq = nv = N");
+    d = corrupt_dir("dup", T, ",1,20,20,20,", ",1,10,10,10,", &line, &p);
+    expect_error(anchors_load(d, &s), RBD_EPARSE, p, line, "duplicate row");
+    d = corrupt_dir("neg", T, "native,5.1,7.2,", "native,-5.1,7.2,", &line, &p);
+    expect_error(anchors_load(d, &s), RBD_EPARSE, p, line, "negative");
+    d = corrupt_dir("empty", T, "native,0.8,1.2,1.4,0.2,0.5,0.4\n", "native,,,,,,\n", &line, &p);
+    expect_error(anchors_load(d, &s), RBD_EPARSE, p, line, "no figure");
+    d = corrupt_dir("cut", T, "0.70,0.49\n", "0.70,0.49", &line, &p);
+    expect_error(anchors_load(d, &s), RBD_EPARSE, p, line, "no newline");
+    d = corrupt_dir("floor", L, "100,4.9,", "100,4.9 us,", &line, &p);
+    expect_error(anchors_load(d, &s), RBD_EPARSE, p, line, "field 'write_us': '4.9 us'");
+    d = corrupt_dir("floorzero", L, "100,4.9,", "100,0,", &line, &p);
+    expect_error(anchors_load(d, &s), RBD_EPARSE, p, line, "write_us");
+    /* CSV has no comment lines: a '#' is a field like any other */
+    d = corrupt_dir("comment", L, "10,0.12,", "#10,0.12,", &line, &p);
+    expect_error(anchors_load(d, &s), RBD_EPARSE, p, line, "field 'N': '#10'");
+    /* a header without rows; a directory without the tables */
+    d = corrupt_dir("onlyhdr", T, "build", "build", &line, &p);
+    char path[192];
+    snprintf(path, sizeof path, "%s/%s", d, L);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("N,write_us,dgemm_n,dgemm_gflops\n", f);
+    fclose(f);
+    assert_int_equal(anchors_load(d, &s), RBD_EPARSE);
+    assert_non_null(strstr(rbd_last_error(), "no rows under the header"));
+    assert_non_null(strstr(rbd_last_error(), path));
+    assert_int_equal(s.nrow, 0);
+    snprintf(path, sizeof path, "%s/none", tmp);
+    assert_int_equal(anchors_load(path, &s), RBD_EIO);
+    assert_non_null(strstr(rbd_last_error(), path));
+    assert_non_null(strstr(rbd_last_error(), ANCHORS_TIMINGS_CSV));
 }
 
 static timing_row row(const char *method, const char *model, double bf, int N, int nv, double ns)
@@ -172,10 +211,7 @@ static void test_compare(void **st)
 {
     (void)st;
     anchor_set s;
-    memset(&s, 0, sizeof s);
-    if (anchors_load(tu_shared_path(0, "anchors/pinocchio-timings.md"), &s) ||
-        anchors_load_floors(tu_shared_path(1, "anchors/machine-limits.md"), &s))
-        fail_msg("%s", rbd_last_error());
+    if (anchors_load(tu_shared_path(0, "anchors"), &s)) fail_msg("%s", rbd_last_error());
     anchor_cmp c;
     timing_row r = row("idsva", "autotree:N=10,bf=1,skew=0,taper=1", 1, 10, 10, 4000);
     assert_int_equal(anchors_compare(&s, "clang-native", &r, &c), 0);

@@ -2,6 +2,7 @@
  * file is left behind on success or failure; mkdir -p and the results-dir
  * writability check name the failing path. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,9 +98,10 @@ static void test_unwritable(void **s)
     assert_non_null(f);
     fclose(f);
     snprintf(sub, sizeof sub, "%s/plain/results", dir);
-    assert_int_equal(mkdir_p(sub), RBD_EIO);
+    /* a place that cannot hold output is the input's (write_place_code): EINVAL */
+    assert_int_equal(mkdir_p(sub), RBD_EINVAL);
     assert_non_null(strstr(rbd_last_error(), "plain': a file of that name exists"));
-    assert_int_equal(results_prepare_dir(sub), RBD_EIO);
+    assert_int_equal(results_prepare_dir(sub), RBD_EINVAL);
     assert_int_equal(access(sub, F_OK), -1);
     /* a temporary file cannot be made next to the target: nothing appears */
     snprintf(p, sizeof p, "%s/plain/x.json", dir);
@@ -111,9 +113,13 @@ static void test_unwritable(void **s)
         char cmd[160];
         snprintf(cmd, sizeof cmd, "chmod a-w '%s'", ro);
         assert_int_equal(system(cmd), 0);
-        assert_int_equal(results_prepare_dir(ro), RBD_EIO);
+        assert_int_equal(results_prepare_dir(ro), RBD_EINVAL);
         assert_non_null(strstr(rbd_last_error(), "is not writable"));
     }
+    /* a full disk or an I/O error is the run's */
+    assert_int_equal(write_place_code(ENOSPC), RBD_EIO);
+    assert_int_equal(write_place_code(EIO), RBD_EIO);
+    assert_int_equal(write_place_code(EROFS), RBD_EINVAL);
     /* nested creation works and is idempotent */
     snprintf(sub, sizeof sub, "%s/a/b/c/", dir);
     assert_int_equal(results_prepare_dir(sub), 0);

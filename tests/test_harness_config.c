@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "testutil.h"
 #include "plan/sweepconf.h"
+#include "measure/bench.h"
 
 static char dir[64];
 
@@ -166,6 +167,42 @@ static void test_robot_methods(void **s)
     sweep_config_free(&c);
 }
 
+/* so_methods: second-order methods only, 'all' every one of them; the
+ * nv limits keep them (and only them) off the larger models. */
+static void test_so_methods(void **s)
+{
+    (void)s;
+    sweep_config c;
+    sweep_config_init(&c);
+    assert_int_equal(sweep_config_set(&c, "so_methods", "idsva-so, fd2-fd", "x"), 0);
+    assert_int_equal(c.nso_methods, 2);
+    sweep_config_allow_override(&c);
+    assert_int_equal(sweep_config_set(&c, "so_methods", "idsva", "f.conf:3"), RBD_EINVAL);
+    assert_non_null(strstr(rbd_last_error(), "f.conf:3: so_methods: 'idsva' is not a second-order method (valid: "));
+    assert_non_null(strstr(rbd_last_error(), "idsva-so"));
+    sweep_config_allow_override(&c);
+    assert_int_equal(sweep_config_set(&c, "so_methods", "all", "x"), 0);
+    int n = 0;
+    while (rbd_so_methods[n]) n++;
+    assert_int_equal(c.nso_methods, n);
+    bench_target *t;
+    int nt;
+    assert_int_equal(sweep_config_set(&c, "methods", "idsva", "x"), 0);
+    assert_int_equal(bench_targets(&c, &t, &nt), 0);
+    assert_int_equal(nt, 1 + n);
+    assert_string_equal(t[1].kind, "ID2");
+    assert_int_equal(sweep_config_set(&c, "so_nv_max", "20", "x"), 0);
+    assert_int_equal(sweep_config_set(&c, "accuracy_so_nv_max", "10", "x"), 0);
+    assert_true(bench_target_fits(&c, &t[0], 500, 0) && bench_target_fits(&c, &t[0], 500, 1));   /* first order */
+    assert_true(bench_target_fits(&c, &t[1], 20, 0) && !bench_target_fits(&c, &t[1], 21, 0));
+    assert_true(bench_target_fits(&c, &t[1], 10, 1) && !bench_target_fits(&c, &t[1], 11, 1));
+    free(t);
+    sweep_config_allow_override(&c);
+    assert_int_equal(sweep_config_set(&c, "so_methods", "none", "x"), 0);
+    assert_int_equal(c.nso_methods, 0);
+    sweep_config_free(&c);
+}
+
 static void test_unreadable(void **s)
 {
     (void)s;
@@ -220,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_unreadable),
         cmocka_unit_test(test_lists),
         cmocka_unit_test(test_robot_methods),
+        cmocka_unit_test(test_so_methods),
         cmocka_unit_test(test_shipped_configs_parse),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

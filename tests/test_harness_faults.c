@@ -324,7 +324,7 @@ static void test_nonfinite_output(void **unused)
     sweep_config_init(&c);
     c.batches = 3; c.batch_ms = 0.1; c.warmup_ms = 0;
     bench_target t = { .name = "nan-out", .method = &nan_method, .kind = "FD" };
-    bench_model bm = { "autotree:N=6,bf=2", 2 };
+    bench_model bm = { "autotree:N=6,bf=2", 2, 6 };
     timing_row row;
     expect(bench_measure(&t, m, &bm, &c, NULL, NULL, &row), RBD_ENONFINITE, "bench", "dqdd_dv", NULL);
     sweep_config_free(&c);

@@ -126,12 +126,57 @@ static void test_robot_methods_refused(void **st)
     sweep_config_free(&c);
 }
 
+/* A second-order function (pinocchio.ComputeRNEASecondOrderDerivatives)
+ * in robot_methods: timed beside a second-order method, and not an error
+ * when none is timed (so_methods = none), where it is simply not a target;
+ * a misspelt one is still refused. */
+static void test_robot_methods_second_order(void **st)
+{
+    (void)st;
+    static const rbd_peer_func funcs[] = {
+        { "computeRNEADerivatives", RBD_PEER_ID_DERIVS, "idsva", "", 1e-9, 0 },
+        { "ComputeRNEASecondOrderDerivatives", RBD_PEER_ID_SO_DERIVS, "idsva-so", "", 1e-9, 0 },
+    };
+    rbd_peer_api api;
+    memset(&api, 0, sizeof api);
+    api.name = "pinocchio";
+    api.nfunc = 2;
+    api.func = funcs;
+    char rows[2][96] = { "pinocchio@4.1.0.computeRNEADerivatives", "pinocchio@4.1.0.ComputeRNEASecondOrderDerivatives" };
+    rbd_peer pin;
+    memset(&pin, 0, sizeof pin);
+    snprintf(pin.name, sizeof pin.name, "pinocchio@4.1.0");
+    pin.api = &api;
+    pin.row = rows;
+    bench_target t[2];
+    memset(t, 0, sizeof t);
+    t[0].name = rows[0];
+    t[0].peer = &pin;
+    t[0].kind = "peer";
+    sweep_config c;
+    sweep_config_init(&c);
+    assert_int_equal(sweep_config_set(&c, "robot_methods",
+                                      "idsva, pinocchio.computeRNEADerivatives, pinocchio.ComputeRNEASecondOrderDerivatives",
+                                      "t"), 0);
+    assert_int_equal(bench_check_robot_methods(&c, &pin, 1, t, 1), RBD_OK);    /* no second-order target */
+    t[1] = t[0];
+    t[1].name = rows[1];
+    t[1].peer_func = 1;
+    assert_int_equal(bench_check_robot_methods(&c, &pin, 1, t, 2), RBD_OK);    /* beside one: found */
+    sweep_config_free(&c);
+    sweep_config_init(&c);
+    assert_int_equal(sweep_config_set(&c, "robot_methods", "idsva, pinocchio.ComputeRNEASecondOrderDerivativs", "t"), 0);
+    assert_int_equal(bench_check_robot_methods(&c, &pin, 1, t, 1), RBD_EINVAL);
+    sweep_config_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_form),
         cmocka_unit_test(test_shipped_configs_pass_sweep),
         cmocka_unit_test(test_robot_methods_refused),
+        cmocka_unit_test(test_robot_methods_second_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

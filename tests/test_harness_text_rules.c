@@ -16,6 +16,7 @@
 #include "model/spec_internal.h"
 #include "model/text.h"
 #include "plan/sweepconf.h"
+#include "store/meta.h"
 
 static const struct { const char *text; int ok; double value; } cases[] = {
     { "0.5", 1, 0.5 }, { "-2", 1, -2 }, { "+3", 1, 3 }, { "1e-3", 1, 1e-3 }, { "2.5E+2", 1, 250 },
@@ -210,8 +211,40 @@ static void test_one_list_rule(void **s)
     assert_int_equal(disagree, 0);
 }
 
+/* ---- paths: UTF-8 or refused where rbdiff records them (a model spec, a
+ * robots path), escaped where it only reports them (the command line in
+ * meta.json, merge's inputs, the cache) */
+static const struct { const char *text; size_t bad; } utf8[] = {
+    { "", 0 }, { "ur5.urdf", 0 }, { "\xc3\xa9", 0 }, { "\xe2\x82\xac", 0 }, { "\xf0\x9f\x98\x80", 0 },
+    { "lat\xe9", 4 }, { "a\xc3", 2 }, { "a\x80", 2 }, { "\xc0\xaf", 1 }, { "\xe0\x80\xaf", 1 },
+    { "\xed\xa0\x80", 1 }, { "\xf4\x90\x80\x80", 1 }, { "\xf0\x80\x80\x80", 1 }, { "\xff", 1 },
+};
+
+static void test_utf8_paths(void **s)
+{
+    (void)s;
+    for (size_t k = 0; k < sizeof utf8 / sizeof *utf8; k++)
+        assert_int_equal(rbd_text_utf8_bad(utf8[k].text, strlen(utf8[k].text)), utf8[k].bad);
+    rbd_model *m = NULL;
+    assert_int_equal(rbd_model_from_spec("urdf:/tmp/lat\xe9/ur5.urdf", NULL, &m), RBD_EPARSE);
+    assert_non_null(strstr(rbd_last_error(), "the byte 0xe9 at byte 14 is not UTF-8"));
+    assert_false(via_config_key("robots", "ur3, /tmp/lat\xe9/ur5.urdf"));
+    assert_non_null(strstr(rbd_last_error(), "item 2 holds the byte 0xe9 (its byte 9), not UTF-8"));
+    char *argv[] = { "rbdiff", "--out", "lat\xe9", "a b", "x'y", "\xc3\xa9", "t\tab" };
+    char *cl = meta_cmdline(7, argv);
+    assert_string_equal(cl, "rbdiff --out $'lat\\xe9' 'a b' 'x'\\''y' '\xc3\xa9' $'t\\x09ab'");
+    json_t *j = json_string(cl);       /* jansson takes UTF-8 only: NULL before */
+    assert_non_null(j);
+    json_decref(j);
+    free(cl);
+    j = meta_json_text("shard\xe9");
+    assert_string_equal(json_string_value(j), "$'shard\\xe9'");
+    json_decref(j);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = { cmocka_unit_test(test_one_table), cmocka_unit_test(test_one_list_rule) };
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_one_table), cmocka_unit_test(test_one_list_rule),
+                                        cmocka_unit_test(test_utf8_paths) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

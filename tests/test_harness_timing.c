@@ -233,7 +233,7 @@ static void test_base_rnea_row(void **s)
     assert_string_equal(tg[n - 1].kind, "roof");
     int k = rbd_method_count();                       /* the first base algorithm is rnea */
     assert_string_equal(tg[k].name, "rnea");
-    bench_model bm = { "autotree:N=4,bf=1,skew=0,taper=1", 1 };
+    bench_model bm = { "autotree:N=4,bf=1,skew=0,taper=1", 1, 4 };
     timing_row row;
     assert_int_equal(bench_measure(&tg[k], m, &bm, &c, NULL, NULL, &row), 0);
     assert_string_equal(row.method, "rnea");

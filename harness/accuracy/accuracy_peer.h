@@ -28,7 +28,10 @@
 #ifndef RBD_ACCURACY_PEER_H
 #define RBD_ACCURACY_PEER_H
 
-#include "accuracy/accuracy_run.h"
+#include <signal.h>
+#include <stdint.h>
+#include "accuracy/audit_sink.h"
+#include "measure/bench.h"
 
 /* The suffix of the rows at the best step. */
 #define AUDIT_PEER_BEST ".best_eps"

@@ -7,10 +7,10 @@
 #include <unistd.h>
 #include "accuracy/accuracy_run.h"
 #include "accuracy/accuracy_sweep.h"
-#include "commands/cli.h"
 #include "plan/modelspec.h"
 #include "measure/progress.h"
 #include "report/report_accuracy.h"
+#include "store/meta.h"
 
 int accuracy_wanted(const sweep_config *c)
 {
@@ -133,11 +133,11 @@ static void on_ref(void *p, int state, int states, int hit)
     progress_update(s->pg, s->done, msg);
 }
 
-int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir)
+int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir, volatile sig_atomic_t *stop)
 {
     bench_target *tg = NULL;
     bench_model *bm = NULL;
-    int ntg = 0, nbm = 0, status = EXIT_FAIL, cache_failed = 0, npeers = 0;
+    int ntg = 0, nbm = 0, cache_failed = 0, npeers = 0, rc;
     rbd_peer *peers = NULL;
     csvlog log, cond, eps;
     memset(&log, 0, sizeof log);
@@ -146,22 +146,12 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir)
     char cache[4096];
     if (c->cache) snprintf(cache, sizeof cache, "%s", c->cache);
     else audit_default_cache(cache, sizeof cache);
-    if (bench_targets(c, &tg, &ntg) || accuracy_models(c, &bm, &nbm)) { cli_lib_error(cmd, 0); goto done; }
-    char *p = results_path(dir, ACCURACY_CSV);
-    if (!p || csvlog_open(&log, p, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY)) {
-        free(p);
-        cli_lib_error(cmd, 0);
+    if ((rc = bench_targets(c, &tg, &ntg)) || (rc = accuracy_models(c, &bm, &nbm))) goto done;
+    if ((rc = results_open_table(&log, dir, ACCURACY_CSV, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY)) ||
+        (rc = results_open_table(&cond, dir, CONDITIONING_CSV, conditioning_cols, CONDITIONING_NCOLS,
+                                 CONDITIONING_NKEY)) ||
+        (rc = open_peers(cmd, c, dir, &tg, &ntg, &peers, &npeers, &eps)))
         goto done;
-    }
-    free(p);
-    p = results_path(dir, CONDITIONING_CSV);
-    if (!p || csvlog_open(&cond, p, conditioning_cols, CONDITIONING_NCOLS, CONDITIONING_NKEY)) {
-        free(p);
-        cli_lib_error(cmd, 0);
-        goto done;
-    }
-    free(p);
-    if (open_peers(cmd, c, dir, &tg, &ntg, &peers, &npeers, &eps)) { cli_lib_error(cmd, 0); goto done; }
     if (log.dropped_partial)
         fprintf(stderr, "rbdiff %s: %s:%d: dropped a truncated line (interrupted write); it is computed again\n", cmd,
                 log.path, log.dropped_partial);
@@ -171,34 +161,44 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir)
     o.seed = c->seed;
     o.cache = cache;
     rbdref_opts_default(&o.ref);
+    bench_target *fit = malloc(sizeof *fit * ((size_t)ntg + 1));
+    if (!fit) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); goto done; }
     progress pg;
     progress_start(&pg, nbm, "accuracy models");
     sink_ctx sc = { &log, &cond, &eps, cmd, NULL, &pg, 0, "" };
     audit_sink sink = { .have = have_row, .emit = emit_row, .ctx = &sc, .have_cond = have_cond,
                         .emit_cond = emit_cond, .on_ref = on_ref, .emit_eps = npeers ? emit_eps : NULL,
                         .note = note };
-    int rc = RBD_OK;
-    for (int j = 0; j < nbm && !rc && !cli_interrupted; j++) {
+    for (int j = 0; j < nbm && !rc && !*stop; j++) {
         rbd_model *m = NULL;
         if ((rc = model_from_spec(bm[j].spec, &m))) break;
         sc.bm = &bm[j];
         sc.done = j;
         spec_label(bm[j].spec, sc.label, sizeof sc.label);
         progress_update(&pg, j, sc.label);
-        rc = audit_model(m, bm[j].spec, bm[j].bf, tg, ntg, &o, &sink, &cli_interrupted, &cache_failed);
+        int nfit = 0;       /* the targets of this model: second order only up to accuracy_so_nv_max */
+        for (int i = 0; i < ntg; i++)
+            if (bench_target_fits(c, &tg[i], m->nv, 1)) fit[nfit++] = tg[i];
+        rc = audit_model(m, bm[j].spec, bm[j].bf, fit, nfit, &o, &sink, stop, &cache_failed);
         rbd_model_free(m);
     }
+    free(fit);
     progress_update(&pg, nbm, "");
     progress_end(&pg);
-    if (rc < 0) { cli_error(cmd, 0, "accuracy: %s", rbd_last_error()); goto done; }
+    if (rc < 0) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", rbd_last_error());
+        rc = rbd_fail(rc, "accuracy: %s", why);
+        goto done;
+    }
     if (cache_failed) fprintf(stderr, "rbdiff %s: could not write the reference cache in %s\n", cmd, cache);
-    json_t *settings = json_pack("{s:i, s:I, s:f, s:f, s:i, s:s, s:s}", "states", c->acc_states, "seed",
+    json_t *settings = json_pack("{s:i, s:I, s:f, s:f, s:i, s:s, s:o}", "states", c->acc_states, "seed",
                                  (json_int_t)c->seed, "skew", c->acc_skew, "taper", c->acc_taper, "prec_bits",
-                                 o.ref.prec, "step", "h = 2^-prec (complex step, reference/README.md)", "cache", cache);
+                                 o.ref.prec, "step", "h = 2^-prec (complex step, reference/README.md)", "cache",
+                                 meta_json_text(cache));
     rc = accuracy_write_json(dir, &log, &cond, settings);
     json_decref(settings);
-    if (rc) { cli_lib_error(cmd, 0); goto done; }
-    status = cli_interrupted ? EXIT_INTERRUPTED : EXIT_OK;
+    if (!rc && *stop) rc = 1;
 done:
     csvlog_close(&log);
     csvlog_close(&cond);
@@ -206,5 +206,5 @@ done:
     free(tg);
     bench_peers_close(peers, npeers);
     free(bm);
-    return status;
+    return rc;
 }

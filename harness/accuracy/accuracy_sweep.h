@@ -8,6 +8,7 @@
 #define RBD_ACCURACY_SWEEP_H
 
 #include <jansson.h>
+#include <signal.h>
 #include "measure/bench.h"
 
 /* The audited models; *out malloc'ed. */
@@ -21,8 +22,9 @@ int accuracy_wanted(const sweep_config *c);
  * The audit's method options are rbd_options_default's with the DMM size
  * rule (accuracy_run.c), the same for every run of one build. */
 json_t *accuracy_identity(const sweep_config *c);
-/* Runs the audit into dir; returns an exit status (messages printed for
- * cmd); EXIT_INTERRUPTED when cli_interrupted stopped it. */
-int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir);
+/* Runs the audit into dir (progress and notes on stderr as "rbdiff cmd:
+ * ..."): 0, 1 when *stop ended it (the rows so far kept: rerun to resume),
+ * or a negative RBD_E* code (message set). */
+int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir, volatile sig_atomic_t *stop);
 
 #endif

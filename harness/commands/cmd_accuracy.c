@@ -45,6 +45,9 @@ static const char help[] =
     "                   NAME@VERSION, all (every version built) or none (default);\n"
     "                   MuJoCo's finite differences at its step and at the best of\n"
     "                   a sweep over steps (rows .best_eps; DIR/peer_eps.csv)\n"
+    "  --so-methods LIST  second-order methods too (idsva-so, ..., all), as --methods takes them\n"
+    "  --so-nv-max N    second-order methods only on models with nv <= N (0, the default: all);\n"
+    "                   their reference is not cached and grows as nv^3\n"
     "  --states K       random states per model (default 3);  --seed S (default 1)\n"
     "  --cache DIR      reference cache (default $RBD_CACHE_DIR, else ~/.cache/rbdiff)\n"
     "  -c, --config F   a sweep config: its accuracy_*, robots, methods, seed, cache keys\n"
@@ -58,6 +61,7 @@ static const char *const keymap[][2] = {
     { "N", "accuracy_N" }, { "bf", "accuracy_bf" }, { "skew", "accuracy_skew" }, { "taper", "accuracy_taper" },
     { "robots", "robots" }, { "model", "accuracy_model" }, { "methods", "methods" }, { "base", "base" },
     { "states", "accuracy_states" }, { "seed", "seed" }, { "cache", "cache" }, { "peers", "peers" },
+    { "so-methods", "so_methods" }, { "so-nv-max", "accuracy_so_nv_max" },
 };
 enum { NMAP = sizeof keymap / sizeof keymap[0] };
 
@@ -104,9 +108,10 @@ int cmd_accuracy(int argc, char **argv)
     bench_model *bm = NULL;
     int nbm = 0;
     if (accuracy_models(&c, &bm, &nbm)) { cli_lib_error("accuracy", 0); goto done; }
-    int bad = bench_models_check("accuracy", bm, nbm);
+    int bad = bench_models_check(bm, nbm) ? cli_lib_error("accuracy", EXIT_USAGE) : EXIT_OK;
+    if (!bad && bench_so_sizes_check(&c, bm, nbm, 1)) bad = cli_lib_error("accuracy", EXIT_FAIL);
     free(bm);
-    if (bad) goto done;
+    if (bad) { status = bad; goto done; }   /* 2 a bad spec, 1 a size the machine lacks */
     status = EXIT_FAIL;
     dir = out ? strdup(out) : cli_results_dir("accuracy");
     if (!dir) { cli_error("accuracy", 0, "out of memory"); goto done; }
@@ -124,8 +129,8 @@ int cmd_accuracy(int argc, char **argv)
     free(cl);
     if (mrc) { cli_lib_error("accuracy", 0); goto done; }
     cli_catch_interrupt();
-    int st = accuracy_sweep("accuracy", &c, dir);
-    if (st == EXIT_FAIL) goto done;
+    int st = accuracy_sweep("accuracy", &c, dir, &cli_interrupted);
+    if (st < 0) { cli_lib_error("accuracy", 0); goto done; }
     /* tables.md: the timings of the directory (if any) and the audit */
     timing_row *rows = NULL;
     int nrows = 0;
@@ -150,7 +155,7 @@ int cmd_accuracy(int argc, char **argv)
         fprintf(stderr, "rbdiff accuracy: %d rows in %s\n", acc.nrows, acc.path);
         csvlog_close(&acc);
     }
-    status = st == EXIT_INTERRUPTED ? cli_error("accuracy", EXIT_INTERRUPTED, "interrupted; rerun to resume") : EXIT_OK;
+    status = st == 1 ? cli_error("accuracy", EXIT_INTERRUPTED, "interrupted; rerun to resume") : EXIT_OK;
 done:
     results_lock_release(&lk, status == EXIT_USAGE);
     free(dir);

@@ -2,13 +2,11 @@
  * noise-aware verdict (compare.h); exit 1 on a regression beyond the
  * threshold. */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands/cli.h"
 #include "report/compare.h"
-#include "store/timing_index.h"
 
 static const char help[] =
     "Usage: rbdiff compare BASE NEW [--threshold PCT] [--ins-threshold PCT] [--alpha P]\n\n"
@@ -31,12 +29,6 @@ static const char help[] =
     "decided), instr = NEW/BASE instructions per call ('-' if either lacks them).\n"
     "Exit status: 0 no regression, 1 a regression, 2 the input is wrong (a run\n"
     "missing or malformed, no benchmark in common, bad options).\n";
-
-static void num(char *buf, size_t len, const char *fmt, double x)
-{
-    if (isfinite(x)) snprintf(buf, len, fmt, x);
-    else snprintf(buf, len, "-");
-}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -72,62 +64,9 @@ int cmd_compare(int argc, char **argv)
     int nb = 0, nn = 0;
     if (timing_rows_load(argv[optind], &b, &nb)) return cli_lib_error("compare", EXIT_USAGE);
     if (timing_rows_load(argv[optind + 1], &n, &nn)) { free(b); return cli_lib_error("compare", EXIT_USAGE); }
-    timing_names bx, nx;
-    if (timing_names_build(b, nb, &bx)) { free(b); free(n); return cli_lib_error("compare", EXIT_FAIL); }
-    if (timing_names_build(n, nn, &nx)) {
-        timing_names_free(&bx);
-        free(b);
-        free(n);
-        return cli_lib_error("compare", EXIT_FAIL);
-    }
-    int regressions = 0, common = 0, faster = 0, slower = 0, ranked = 0, any = 0;
-    for (int i = 0; i < nb && !any; i++) any = timing_names_find(&nx, bx.name[i]) >= 0;
-    if (!any) {     /* refused before any table is printed */
-        timing_names_free(&bx);
-        timing_names_free(&nx);
-        free(b);
-        free(n);
-        return cli_error("compare", EXIT_USAGE, "no benchmark in common between %s and %s", argv[optind], argv[optind + 1]);
-    }
-    printf("%-40s %12s %12s %7s %8s %8s  %s\n", "benchmark", "base_ns", "new_ns", "ratio", "p", "instr", "verdict");
-    for (int i = 0; i < nb; i++) {
-        char name[700], bs[32], ns[32], rs[32], ps[32], is[32];
-        timing_row_name(&b[i], name, sizeof name);
-        int j = timing_names_find(&nx, name);
-        num(bs, sizeof bs, "%.1f", b[i].median_ns);
-        if (j < 0) { printf("%-40s %12s %12s %7s %8s %8s  only in BASE\n", name, bs, "-", "-", "-", "-"); continue; }
-        cmp_result r;
-        compare_rows(&b[i], &n[j], &o, &r);
-        num(ns, sizeof ns, "%.1f", n[j].median_ns);
-        num(rs, sizeof rs, "%.3f", r.ratio);
-        num(is, sizeof is, "%.4f", r.ins_ratio);
-        if (isfinite(r.p)) snprintf(ps, sizeof ps, "%.2g", r.p);
-        else snprintf(ps, sizeof ps, isfinite(r.ratio) ? "iqr" : "-");
-        const char *why = r.time_regression && r.ins_regression ? "  REGRESSION (time, instructions)"
-                          : r.time_regression                   ? "  REGRESSION (time)"
-                          : r.ins_regression                    ? "  REGRESSION (instructions)"
-                                                                : "";
-        printf("%-40s %12s %12s %7s %8s %8s  %s%s\n", name, bs, ns, rs, ps, is,
-               isfinite(r.ratio) ? cmp_verdict_name(r.verdict) : "no times", why);
-        common++;
-        ranked += isfinite(r.p);
-        regressions += r.regression;
-        faster += r.verdict == CMP_FASTER;
-        slower += r.verdict == CMP_SLOWER;
-    }
-    for (int j = 0; j < nn; j++) {
-        char name[700], ns[32];
-        timing_row_name(&n[j], name, sizeof name);
-        num(ns, sizeof ns, "%.1f", n[j].median_ns);
-        if (timing_names_find(&bx, name) < 0) printf("%-40s %12s %12s %7s %8s %8s  only in NEW\n", name, "-", ns, "-", "-", "-");
-    }
-    printf("\n%d compared (%d by rank test): %d faster, %d slower, %d same within noise; %d regression%s "
-           "(time beyond %g%%, instructions beyond %g%%)\n",
-           common, ranked, faster, slower, common - faster - slower, regressions, regressions == 1 ? "" : "s", thr,
-           ithr);
-    timing_names_free(&bx);
-    timing_names_free(&nx);
+    int regressions = compare_runs(stdout, b, nb, n, nn, &o, argv[optind], argv[optind + 1]);
     free(b);
     free(n);
+    if (regressions < 0) return cli_lib_error("compare", regressions == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL);
     return regressions ? EXIT_FAIL : EXIT_OK;
 }

@@ -124,7 +124,7 @@ int cmd_crossover(int argc, char **argv)
     results_lock lk = { -1, NULL, NULL, 0 };
     char *cl = meta_cmdline(cli_argc, cli_argv);
     int status = read_args(argc, argv, &c, &xo, &out, m), bad_input = 0;
-    if (!status) status = bench_setup("crossover", &c);    /* --pin: refused before any write */
+    if (!status) status = bench_setup(&c) ? cli_lib_error("crossover", EXIT_USAGE) : EXIT_OK;    /* --pin: refused before any write */
     /* a directory to resume is an input: another build's, a garbage
      * meta.json or a malformed table is refused before anything is
      * written (resume.h; the crossover options are in the rows' key) */

@@ -2,7 +2,6 @@
  * each build's time over the reference build's per round; exit 1 on a
  * regression. */
 #include <getopt.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,9 +9,8 @@
 #include "commands/cli.h"
 #include "measure/bench.h"
 #include "measure/pairing.h"
-#include "plan/modelspec.h"
-#include "store/atomicio.h"
-#include "store/csvlog.h"
+#include "report/pair_table.h"
+#include "store/results.h"
 
 static const char help[] =
     "Usage: rbdiff pair --build LABEL=PATH --build LABEL=PATH [...] --methods LIST\n"
@@ -81,130 +79,11 @@ static int parse_build(pair_args *a, char *v)
         if (!strcmp(a->labels[b], v)) return cli_error("pair", EXIT_USAGE, "--build: label '%s' given twice", v);
     for (const char *p = v; *p; p++)
         if (*p == ',' || *p == '"' || *p == ' ') return cli_error("pair", EXIT_USAGE, "--build label '%s': no commas, quotes or spaces", v);
+    if (strlen(v) >= sizeof(((pair_row *)0)->build))
+        return cli_error("pair", EXIT_USAGE, "--build label '%s': longer than %zu characters", v,
+                         sizeof(((pair_row *)0)->build) - 1);
     a->labels[a->nb] = v;
     a->paths[a->nb++] = eq + 1;
-    return 0;
-}
-
-static const csv_col pair_cols[] = {
-    CSV_COL("method", CSV_STR), CSV_COL("model", CSV_STR), CSV_COL("build", CSV_STR),
-    CSV_COL("reference", CSV_STR), CSV_COL("rounds", CSV_INT), CSV_COL("ratio_median", CSV_NUM),
-    CSV_COL("ratio_q1", CSV_NUM), CSV_COL("ratio_q3", CSV_NUM), CSV_COL("slower_rounds", CSV_INT),
-    CSV_COL("p_slower", CSV_NUM), CSV_COL("p_faster", CSV_NUM), CSV_COL("t_ref_ns", CSV_NUM),
-    CSV_COL("t_build_ns", CSV_NUM), CSV_COL("instructions_ratio", CSV_OPTNUM), CSV_COL("verdict", CSV_STR),
-};
-enum { NPAIR_COLS = sizeof pair_cols / sizeof *pair_cols };
-static const csv_col sample_cols[] = {
-    CSV_COL("method", CSV_STR), CSV_COL("model", CSV_STR), CSV_COL("build", CSV_STR),
-    CSV_COL("round", CSV_INT), CSV_COL("ns_per_call", CSV_NUM), CSV_COL("instructions_per_call", CSV_OPTNUM),
-};
-enum { NSAMPLE_COLS = sizeof sample_cols / sizeof *sample_cols };
-
-typedef struct {
-    const pair_args *a;
-    const pair_cell *c;
-    int nc;
-} pair_out;
-
-static void write_row(FILE *f, const char *const *fields, int n)
-{
-    for (int i = 0; i < n; i++) {
-        if (i) fputc(',', f);
-        csv_write_field(f, fields[i]);
-    }
-    fputc('\n', f);
-}
-
-static const char *verdict_name(int v) { return v == PAIR_SLOWER ? "SLOWER" : v == PAIR_FASTER ? "faster" : "same"; }
-
-static int write_pairs(FILE *f, void *ctx)
-{
-    const pair_out *o = ctx;
-    const char *h[NPAIR_COLS];
-    for (int i = 0; i < NPAIR_COLS; i++) h[i] = pair_cols[i].name;
-    write_row(f, h, NPAIR_COLS);
-    for (int i = 0; i < o->nc; i++)
-        for (int b = 0; b < o->a->nb; b++) {
-            pair_verdict v;
-            if (b == o->a->ref || !o->c[i].ok[b] || !o->c[i].ok[o->a->ref]) continue;
-            if (pair_judge(&o->c[i], b, o->a->ref, o->a->rounds, o->a->threshold, o->a->alpha, &v)) continue;
-            char s[NPAIR_COLS][48];
-            const char *fl[NPAIR_COLS] = { o->c[i].method, o->c[i].spec, o->a->labels[b], o->a->labels[o->a->ref] };
-            snprintf(s[4], 48, "%d", v.K);
-            double x[] = { v.ratio.median, v.ratio.q1, v.ratio.q3, v.slower, v.p_slower, v.p_faster, v.t_ref, v.t_b };
-            for (int j = 0; j < 8; j++) snprintf(s[5 + j], 48, j == 3 ? "%.0f" : "%.6g", x[j]);
-            s[13][0] = 0;
-            if (isfinite(v.ins_ratio)) snprintf(s[13], 48, "%.6g", v.ins_ratio);
-            for (int j = 4; j < 14; j++) fl[j] = s[j];
-            fl[14] = verdict_name(v.verdict);
-            write_row(f, fl, NPAIR_COLS);
-        }
-    return ferror(f) ? RBD_EIO : RBD_OK;
-}
-
-static int write_samples(FILE *f, void *ctx)
-{
-    const pair_out *o = ctx;
-    const char *h[NSAMPLE_COLS];
-    for (int i = 0; i < NSAMPLE_COLS; i++) h[i] = sample_cols[i].name;
-    write_row(f, h, NSAMPLE_COLS);
-    for (int i = 0; i < o->nc; i++)
-        for (int b = 0; b < o->a->nb; b++) {
-            if (!o->c[i].ok[b] || !o->c[i].ok[o->a->ref]) continue;
-            for (int k = 0; k < o->a->rounds; k++) {
-                char r[16], ns[32], ins[32] = "";
-                snprintf(r, sizeof r, "%d", k);
-                snprintf(ns, sizeof ns, "%.6g", o->c[i].ns[b][k]);
-                if (isfinite(o->c[i].ins[b][k])) snprintf(ins, sizeof ins, "%.6g", o->c[i].ins[b][k]);
-                const char *fl[NSAMPLE_COLS] = { o->c[i].method, o->c[i].spec, o->a->labels[b], r, ns, ins };
-                write_row(f, fl, NSAMPLE_COLS);
-            }
-        }
-    return ferror(f) ? RBD_EIO : RBD_OK;
-}
-
-/* The table on stdout; the number of SLOWER cells. */
-static int print_table(const pair_args *a, const pair_cell *c, int nc)
-{
-    int slower = 0;
-    printf("# reference %s; %d rounds; SLOWER/faster: median ratio beyond 1 -/+ %.3g%% and sign test p <= %g\n",
-           a->labels[a->ref], a->rounds, 100 * a->threshold, a->alpha);
-    printf("%-18s %-34s %-14s %9s %19s %6s %9s %9s %7s\n", "method", "model", "build", "ratio", "[q1, q3]", "w/K",
-           "p", "ins_ratio", "verdict");
-    for (int i = 0; i < nc; i++) {
-        char label[128];
-        spec_label(c[i].spec, label, sizeof label);
-        for (int b = 0; b < a->nb; b++) {
-            if (b == a->ref) continue;
-            if (!c[i].ok[b] || !c[i].ok[a->ref]) {
-                int who = !c[i].ok[a->ref] ? a->ref : b;
-                printf("%-18s %-34s %-14s not timed (%s %s)\n", c[i].method, label, a->labels[b], a->labels[who],
-                       c[i].why[who]);
-                continue;
-            }
-            pair_verdict v;
-            if (pair_judge(&c[i], b, a->ref, a->rounds, a->threshold, a->alpha, &v)) continue;
-            char iqr[40], ins[24] = "-";
-            snprintf(iqr, sizeof iqr, "[%.4f, %.4f]", v.ratio.q1, v.ratio.q3);
-            if (isfinite(v.ins_ratio)) snprintf(ins, sizeof ins, "%.4f", v.ins_ratio);
-            printf("%-18s %-34s %-14s %9.4f %19s %3d/%-2d %9.2g %9s %7s\n", c[i].method, label, a->labels[b],
-                   v.ratio.median, iqr, v.slower, v.K, v.verdict == PAIR_FASTER ? v.p_faster : v.p_slower, ins,
-                   verdict_name(v.verdict));
-            slower += v.verdict == PAIR_SLOWER;
-        }
-    }
-    return slower;
-}
-
-static int write_out(const pair_args *a, const pair_cell *c, int nc)
-{
-    pair_out o = { a, c, nc };
-    char p[4096];
-    if (mkdir_p(a->out)) return cli_lib_error("pair", EXIT_FAIL);
-    snprintf(p, sizeof p, "%s/pair.csv", a->out);
-    if (atomic_write(p, write_pairs, &o)) return cli_lib_error("pair", EXIT_FAIL);
-    snprintf(p, sizeof p, "%s/pair_samples.csv", a->out);
-    if (atomic_write(p, write_samples, &o)) return cli_lib_error("pair", EXIT_FAIL);
     return 0;
 }
 
@@ -274,7 +153,7 @@ int pair_main(pair_args *a, const sweep_config *c)
     bench_model *bm = NULL;
     int nbm = 0;
     if (bench_models(&cc, &bm, &nbm)) return cli_lib_error("pair", EXIT_FAIL);
-    int status = bench_models_check("pair", bm, nbm);
+    int status = bench_models_check(bm, nbm) ? cli_lib_error("pair", EXIT_USAGE) : EXIT_OK;
     int nc = nbm * c->nmethods;
     pair_cell *cells = status ? NULL : calloc((size_t)nc, sizeof *cells);
     pair_worker w[PAIR_MAX_BUILDS * PAIR_MAX_INSTANCES];
@@ -299,8 +178,9 @@ int pair_main(pair_args *a, const sweep_config *c)
     if (!rc) rc = pair_rounds(w, a->nb, M, cells, nc, a->rounds, &cli_interrupted);
     if (rc == 1 || cli_interrupted) { status = cli_error("pair", EXIT_INTERRUPTED, "interrupted; nothing written"); goto done; }
     if (rc) { cli_lib_error("pair", 0); goto done; }
-    int slower = print_table(a, cells, nc);
-    if (a->out && (status = write_out(a, cells, nc))) goto done;
+    pair_judging jd = { a->labels, a->nb, a->ref, a->rounds, a->threshold, a->alpha };
+    int slower = pair_print_table(&jd, cells, nc);
+    if (a->out && pair_write_tables(a->out, &jd, cells, nc)) { cli_lib_error("pair", 0); goto done; }
     status = slower ? EXIT_FAIL : EXIT_OK;
     if (slower) fprintf(stderr, "rbdiff pair: %d cell%s SLOWER than %s\n", slower, slower > 1 ? "s" : "", a->labels[a->ref]);
 done:

@@ -172,6 +172,19 @@ static int set_up(plot_env *e, const char *dir, const char *with)
     return 0;
 }
 
+/* The set's colours: every method of both builds' timings (accuracy's own
+ * names join as its figures meet them). */
+static int palette_of(plot_palette *p, const timing_row *rows, int n, const timing_row *wrows, int nw)
+{
+    const char **names = malloc(sizeof *names * ((size_t)n + (size_t)nw + 1));
+    if (!names) return rbd_fail(RBD_ENOMEM, "out of memory");
+    for (int i = 0; i < n; i++) names[i] = rows[i].method;
+    for (int i = 0; i < nw; i++) names[n + i] = wrows[i].method;
+    int rc = plot_palette_build(p, names, n + nw);
+    free(names);
+    return rc;
+}
+
 /* Every figure in turn. */
 static int draw(const plot_env *e, const char *dir)
 {
@@ -205,13 +218,19 @@ int cmd_plot(int argc, char **argv)
         status = cli_lib_error("plot", EXIT_USAGE);
     if (!status && (!(od = outdir ? strdup(outdir) : results_path(dir, "plots")) || !(dd = results_path(od, "data"))))
         status = cli_error("plot", EXIT_FAIL, "out of memory");
-    if (!status && mkdir_p(dd)) status = cli_lib_error("plot", EXIT_FAIL);
+    int mk = status ? RBD_OK : mkdir_p(dd);     /* a read-only place is the input's (atomicio.h): 2 */
+    if (mk) status = cli_lib_error("plot", mk == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL);
     e.outdir = od;
     e.datadir = dd;
     e.rows = rows;
     e.wrows = with ? wrows : NULL;
+    plot_palette pal;
+    memset(&pal, 0, sizeof pal);
+    if (!status && (status = palette_of(&pal, rows, e.nrows, e.wrows, e.nwrows))) status = cli_lib_error("plot", EXIT_FAIL);
+    e.pal = &pal;
     if (!status) status = set_up(&e, dir, with);
     if (!status) status = draw(&e, dir);
+    plot_palette_free(&pal);
     free(rows);
     free(wrows);
     free(od);

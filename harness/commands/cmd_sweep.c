@@ -36,6 +36,9 @@ static const char help[] =
     "  --crossover 'A B' --crossover-range LO:HI\n"
     "  --robots LIST      e.g. ur5,hyq:freeflyer (tests/models/NAME.urdf), timed and audited\n"
     "  --robot-methods LIST  only these methods (and PEER.FUNCTIONs) on the robots\n"
+    "  --so-methods LIST  second-order methods (idsva-so, ..., all, none), timed with the peers'\n"
+    "                     second-order functions on models with nv <= --so-nv-max (0: all)\n"
+    "                     and audited where nv <= --accuracy-so-nv-max (0: all)\n"
     "  --peers LIST       pinocchio, mujoco, NAME@VERSION, all (every version) or none: other\n"
     "                     libraries timed in the same rounds,\n"
     "                     each checked against ours on every model first (DIR/peer_checks.csv)\n"
@@ -101,11 +104,12 @@ static int plan_sweep(sweep_config *c, shard_spec sh, sweep_plan *p)
         bench_model *am = NULL;
         int nam = 0;
         if (accuracy_models(c, &am, &nam)) return cli_lib_error("sweep", EXIT_USAGE);
-        int bad = bench_models_check("sweep", am, nam);
+        int bad = bench_models_check(am, nam) ? cli_lib_error("sweep", EXIT_USAGE) : EXIT_OK;
+        if (!bad && bench_so_sizes_check(c, am, nam, 1)) bad = cli_lib_error("sweep", EXIT_FAIL);
         free(am);
         if (bad) return bad;
     }
-    return bench_setup("sweep", c);    /* --pin to a CPU that is not there: refused before any write */
+    return bench_setup(c) ? cli_lib_error("sweep", EXIT_USAGE) : EXIT_OK;    /* --pin to a CPU that is not there: refused before any write */
 }
 
 /* The set taken (its lock, checked as an input to resume: another build's,
@@ -140,7 +144,8 @@ static int run_sweep(const sweep_plan *p, const char *dir, sweep_set *set, perfc
     if (rc == SWEEP_REPORTED) return EXIT_FAIL;
     if (!rc && !cli_interrupted && p->c->nxo) rc = sweep_crossovers(p, dir, &cli_interrupted);
     if (rc) return cli_lib_error("sweep", EXIT_FAIL);
-    if (!cli_interrupted && accuracy_wanted(p->c) && accuracy_sweep("sweep", p->c, dir) == EXIT_FAIL) return EXIT_FAIL;
+    if (!cli_interrupted && accuracy_wanted(p->c) && accuracy_sweep("sweep", p->c, dir, &cli_interrupted) < 0)
+        return cli_lib_error("sweep", EXIT_FAIL);
     void *rows = NULL;
     char *cl = meta_cmdline(cli_argc, cli_argv);
     rc = csvlog_rows(&set->timings, sizeof(timing_row), &rows);

@@ -55,15 +55,17 @@ static const char help[] =
 static void print_peers(const bench_target *tg, int ntg, const int *st, const bench_peer_note *notes,
                         const timing_row *rows, int nrows, const char *model)
 {
-    int any = 0;
+    int any = 0, wn = (int)strlen("peer function");   /* as wide as the longest name, so no row shifts */
     const char *said = "";
+    for (int i = 0; i < ntg; i++)
+        if (tg[i].peer && (int)strlen(tg[i].name) > wn) wn = (int)strlen(tg[i].name);
     for (int i = 0; i < ntg; i++) {
         if (!tg[i].peer) continue;
         if (!any++)
-            printf("%-34s %9s %12s %-14s %10s %6s\n", "peer function", "check", "median_ns", "ours", "ours/peer", "w/K");
+            printf("%-*s %9s %12s %-14s %10s %6s\n", wn, "peer function", "check", "median_ns", "ours", "ours/peer", "w/K");
         const char *ours = tg[i].peer->api->func[tg[i].peer_func].ours;
         if (st[i] == BENCH_NOT_TIMED) {
-            printf("%-34s not timed: %s\n", tg[i].name, strcmp(said, notes[i].why) ? notes[i].why : "the same");
+            printf("%-*s not timed: %s\n", wn, tg[i].name, strcmp(said, notes[i].why) ? notes[i].why : "the same");
             said = notes[i].why;
             continue;
         }
@@ -74,7 +76,7 @@ static void print_peers(const bench_target *tg, int ntg, const int *st, const be
         double q;
         int w, K = o ? report_vs_peer(o, r, &q, &w) : 0;
         if (K) snprintf(ratio, sizeof ratio, "%10.3f %2d/%d", q, w, K);
-        printf("%-34s %9.1e %12.1f %-14s %s\n", tg[i].name, notes[i].chk.err, r->median_ns, ours, ratio);
+        printf("%-*s %9.1e %12.1f %-14s %s\n", wn, tg[i].name, notes[i].chk.err, r->median_ns, ours, ratio);
     }
 }
 
@@ -131,7 +133,8 @@ static int plan_time(time_plan *tp)
     cli_target t;
     if (tp->baseline && cli_find_target("time", tp->baseline, &t)) return EXIT_USAGE;
     if (bench_targets(c, &tp->tg, &tp->ntg) || bench_models(c, &tp->bm, &tp->nbm)) return cli_lib_error("time", EXIT_USAGE);
-    int bad = bench_models_check("time", tp->bm, tp->nbm);
+    int bad = bench_models_check(tp->bm, tp->nbm) ? cli_lib_error("time", EXIT_USAGE) : EXIT_OK;
+    if (!bad && bench_so_sizes_check(&tp->c, tp->bm, tp->nbm, 0)) bad = cli_lib_error("time", EXIT_FAIL);
     if (bad) return bad;
     if (bench_peers_open("time", c, &tp->peers, &tp->npeers) ||
         bench_add_peer_targets(&tp->tg, &tp->ntg, tp->peers, tp->npeers))
@@ -149,7 +152,7 @@ static int plan_time(time_plan *tp)
     const char *idb = method_kind_baseline("ID"), *fdb = method_kind_baseline("FD");
     tp->idb = tp->baseline ? tp->baseline : rbd_method_find(idb) ? idb : NULL;
     tp->fdb = tp->baseline ? tp->baseline : rbd_method_find(fdb) ? fdb : NULL;
-    return bench_setup("time", c);    /* --pin: refused (2) before the table starts */
+    return bench_setup(c) ? cli_lib_error("time", EXIT_USAGE) : EXIT_OK;    /* --pin: refused (2) before the table starts */
 }
 
 /* One of our rows of the model: ns per call, the paired ratio to its
@@ -157,6 +160,7 @@ static int plan_time(time_plan *tp)
 static void print_row(const time_plan *tp, const timing_row *r, const timing_row *rows, int nrows, int wn)
 {
     const char *bn = !strcmp(r->kind, "ID") ? tp->idb : !strcmp(r->kind, "FD") ? tp->fdb : tp->baseline;
+    if (!bn) bn = method_kind_baseline(r->kind);    /* ID2, FD2: idsva-so, fdsva-so */
     const timing_row *b = bn ? timing_rows_find(rows, nrows, bn, r->model) : NULL;
     const timing_row *roof = timing_rows_find(rows, nrows, ROOFLINE_NAME, r->model);
     char ratio[32] = "-", wk[32] = "-", ins[32] = "-", fl[32] = "-", gf[32] = "-", frac[32] = "-";
@@ -219,6 +223,11 @@ static void print_legend(const time_plan *tp)
     if (tp->idb) printf("\nratio w/K = median over rounds of ns / ns of %s in the same round (%s rows); in w of K\n"
                         "rounds %s was the faster\n", tp->idb, tp->baseline ? "all" : "ID", tp->idb);
     if (tp->fdb && !tp->baseline) printf("the same against %s for the FD rows\n", tp->fdb);
+    int so = 0;
+    for (int i = 0; i < tp->ntg; i++) so |= tp->tg[i].method && rbd_output_order(tp->tg[i].method->output) == 2;
+    if (so && !tp->baseline)
+        printf("and against %s for the ID2 rows, %s for the FD2 rows (second order)\n", method_kind_baseline("ID2"),
+               method_kind_baseline("FD2"));
     printf("GFLOP/s = analytic flops per call (harness/measure/flops.h) / median; %%dgemm = that rate over dgemm's\n"
            "(n = nv, 2 n^3 flops) in this run, from nv = %d (below, dgemm is far from its rate)\n", ROOFLINE_MIN_N);
 }

@@ -40,7 +40,7 @@ int cmd_worker(int argc, char **argv)
     }
     if (optind < argc) { cli_error("worker", 0, "unexpected argument '%s'", argv[optind]); goto done; }
     status = EXIT_FAIL;
-    if (bench_setup("worker", &c)) goto done;
+    if (bench_setup(&c)) { status = cli_lib_error("worker", EXIT_USAGE); goto done; }
     pc = bench_counters("worker", c.counters);
     worker_opts o;
     timing_opts_default(&o.t);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "measure/bench.h"
-#include "commands/cli.h"
+#include "plan/modelspec.h"
 #include "measure/method_facts.h"
 #include "measure/roofline.h"
 #include "measure/timing.h"
@@ -13,7 +13,7 @@ int bench_targets(const sweep_config *c, bench_target **out, int *n)
 {
     int nbase = 0;
     while (rbd_base_algos[nbase].name) nbase++;
-    int cap = c->nmethods + rbd_method_count() + nbase + 1;
+    int cap = c->nmethods + rbd_method_count() + nbase + c->nso_methods + 1;
     bench_target *t = calloc((size_t)cap, sizeof *t);
     if (!t) return rbd_fail(RBD_ENOMEM, "out of memory");
     int k = 0;
@@ -50,6 +50,12 @@ int bench_targets(const sweep_config *c, bench_target **out, int *n)
             t[k].kind = ROOFLINE_KIND;
             t[k++].dgemm = 1;
         }
+    }
+    for (int j = 0; j < c->nso_methods; j++, k++) {    /* checked by sweep_set_so_methods */
+        t[k].method = rbd_method_find(c->so_methods[j]);
+        if (!t[k].method) { free(t); return rbd_fail(RBD_EINVAL, "unknown method '%s'", c->so_methods[j]); }
+        t[k].name = t[k].method->name;
+        t[k].kind = rbd_output_name(t[k].method->output);
     }
     *out = t;
     *n = k;
@@ -105,11 +111,16 @@ void bench_peers_close(rbd_peer *p, int n)
     free(p);
 }
 
-/* 1 for a second-order target (an RBD_*_SO_DERIVS method or peer function). */
-static int target_is_so(const bench_target *b)
+int bench_target_is_so(const bench_target *b)
 {
-    if (b->peer) return b->peer->api->func[b->peer_func].out == RBD_PEER_ID_SO_DERIVS;
+    if (b->peer) return b->peer->api && b->peer->api->func[b->peer_func].out == RBD_PEER_ID_SO_DERIVS;
     return b->method && (b->method->output == RBD_ID_SO_DERIVS || b->method->output == RBD_FD_SO_DERIVS);
+}
+
+int bench_target_fits(const sweep_config *c, const bench_target *t, int nv, int audit)
+{
+    int max = audit ? c->acc_so_nv_max : c->so_nv_max;
+    return !max || !bench_target_is_so(t) || nv <= max;
 }
 
 int bench_add_peer_targets(bench_target **t, int *n, const rbd_peer *p, int np)
@@ -119,7 +130,7 @@ int bench_add_peer_targets(bench_target **t, int *n, const rbd_peer *p, int np)
      * beside a first-order method or base algorithm (or when ours has none),
      * so first-order runs time what they did and each order its own table. */
     int has[2] = { *n == 0, 0 }, add = 0;
-    for (int i = 0; i < *n; i++) has[target_is_so(&(*t)[i])] = 1;
+    for (int i = 0; i < *n; i++) has[bench_target_is_so(&(*t)[i])] = 1;
     for (int k = 0; k < np; k++) add += p[k].api->nfunc;
     /* one spare slot, as bench_targets leaves for the roofline */
     bench_target *tt = realloc(*t, sizeof *tt * (size_t)(*n + add + 1));
@@ -151,6 +162,14 @@ int bench_check_robot_methods(const sweep_config *c, const rbd_peer *peers, int 
         for (int k = 0; known && k < npeers; k++)   /* that very version, or any version of a bare NAME */
             loaded |= !strcmp(peers[k].name, pn.peer) || (!*pn.version && peer_family(peers[k].name) == pn.family);
         for (int i = 0; i < ntg; i++) found |= tg[i].peer && peer_row_matches(name, tg[i].name);
+        /* a second-order function joins only beside a second-order method
+         * (so_methods); without one it is not timed, as on the trees */
+        int any_so = 0, is_so = 0;
+        for (int i = 0; i < ntg; i++) any_so |= bench_target_is_so(&tg[i]);
+        for (int k = 0; known && !any_so && k < npeers; k++)
+            for (int f = 0; peers[k].api && f < peers[k].api->nfunc; f++)
+                is_so |= peer_row_matches(name, peers[k].row[f]) && peers[k].api->func[f].out == RBD_PEER_ID_SO_DERIVS;
+        if (is_so) continue;
         if (!known || (loaded && !found))
             return rbd_fail(RBD_EINVAL, "robot_methods: '%s' is not a function of a %s peer", name,
                             known ? "loaded" : "known");
@@ -187,22 +206,42 @@ int bench_models(const sweep_config *c, bench_model **out, int *n)
     return RBD_OK;
 }
 
-int bench_models_check(const char *cmd, const bench_model *bm, int n)
+int bench_models_check(const bench_model *bm, int n)
 {
     for (int j = 0; j < n; j++) {
         rbd_model *m;
-        int rc = cli_model(cmd, bm[j].spec, &m);
+        int rc = model_from_spec(bm[j].spec, &m);
         if (rc) return rc;
         rbd_model_free(m);
     }
-    return 0;
+    return RBD_OK;
 }
 
-int bench_setup(const char *cmd, const sweep_config *c)
+int bench_so_sizes_check(const sweep_config *c, const bench_model *bm, int n, int audit)
+{
+    bench_target *t = NULL;
+    int nt = 0, rc = bench_targets(c, &t, &nt), so = 0;
+    for (int i = 0; !rc && i < nt; i++) so |= bench_target_is_so(&t[i]);
+    for (int j = 0; so && !rc && j < n; j++) {
+        rbd_model *m;
+        if ((rc = model_from_spec(bm[j].spec, &m))) break;
+        for (int i = 0; i < nt; i++) {
+            if (!bench_target_is_so(&t[i]) || !bench_target_fits(c, &t[i], m->nv, audit)) continue;
+            char who[700];
+            snprintf(who, sizeof who, "%s %s on %s", audit ? "auditing" : "timing", t[i].name, bm[j].spec);
+            rc = rbd_so_check_size(m, who, NULL);
+            break;
+        }
+        rbd_model_free(m);
+    }
+    free(t);
+    return rc;
+}
+
+int bench_setup(const sweep_config *c)
 {
     timing_blas_threads(c->blas_threads);
-    if (c->pin >= 0 && timing_pin_cpu(c->pin)) return cli_lib_error(cmd, EXIT_USAGE);
-    return 0;
+    return c->pin >= 0 ? timing_pin_cpu(c->pin) : RBD_OK;
 }
 
 perfctr *bench_counters(const char *cmd, int enabled)
@@ -329,6 +368,7 @@ int bench_measure_set(const bench_target *const *t, int n, const rbd_model *m, c
         o.batches = c->batches;
         o.batch_ns = c->batch_ms * 1e6;
         o.warmup_ns = c->warmup_ms * 1e6;
+        o.slices = c->slices;
         o.pc = pc;
         o.stop = stop;
         rc = timing_measure_set(set, na, &o, r);

@@ -26,16 +26,22 @@ typedef struct {
 typedef struct {
     char spec[512];
     double bf;                      /* NAN for non-autoTree models */
+    int nv;                         /* set once the model was built (sweep_plan_make) */
 } bench_model;
 
 /* c->methods, or every registered method (then the base algorithms and
- * the roofline dgemm when c->base); *out is malloc'ed. */
+ * the roofline dgemm when c->base), then c->so_methods; *out is malloc'ed. */
 int bench_targets(const sweep_config *c, bench_target **out, int *n);
 /* Opens the peers c->peers names.  A peer that is not built or does not
  * load is left out with one line on stderr saying why (the run goes on
  * without it); *out (malloc'ed) holds the others. */
 int bench_peers_open(const char *cmd, const sweep_config *c, rbd_peer **out, int *n);
 void bench_peers_close(rbd_peer *p, int n);
+/* 1 for a second-order target (an RBD_*_SO_DERIVS method or peer function). */
+int bench_target_is_so(const bench_target *b);
+/* 0 for a second-order target on a model beyond so_nv_max (timing, audit 0)
+ * or accuracy_so_nv_max (audit 1); 1 otherwise. */
+int bench_target_fits(const sweep_config *c, const bench_target *t, int nv, int audit);
 /* Appends a target for every function of the np peers to *t (realloc'ed)
  * whose order (first or second derivatives) one of *t's targets has. */
 int bench_add_peer_targets(bench_target **t, int *n, const rbd_peer *p, int np);
@@ -49,13 +55,20 @@ int bench_check_robot_methods(const sweep_config *c, const rbd_peer *peers, int 
 /* autoTree for each bf x N (c->skew, c->taper), then c->models. */
 int bench_models(const sweep_config *c, bench_model **out, int *n);
 /* Builds and frees each model, so a bad spec stops a command before it
- * writes anything; 0 or the exit status (the message printed for cmd). */
-int bench_models_check(const char *cmd, const bench_model *bm, int n);
+ * writes anything: 0, or the first model's error (its message set; a spec,
+ * URDF file or model that is wrong: the input's fault). */
+int bench_models_check(const bench_model *bm, int n);
+/* The same for the second-order targets of c (methods, so_methods) on the
+ * models they run on (so_nv_max, or accuracy_so_nv_max when audit): four
+ * nv^3 tensors that would not fit are refused with their size (RBD_ENOMEM:
+ * exit 1, a size the machine lacks) before anything is written or computed. */
+int bench_so_sizes_check(const sweep_config *c, const bench_model *bm, int n, int audit);
 /* Canonical autoTree spec. */
 void bench_autotree_spec(char *buf, size_t len, int N, double bf, double skew, double taper);
 
-/* Pins the CPU and the OpenBLAS threads as c asks; errors printed for cmd. */
-int bench_setup(const char *cmd, const sweep_config *c);
+/* Pins the CPU and the OpenBLAS threads as c asks: 0, or RBD_EINVAL (a
+ * --pin to a CPU that is not there or not allowed; message set). */
+int bench_setup(const sweep_config *c);
 /* Hardware counters if enabled; when refused says so once and returns NULL. */
 perfctr *bench_counters(const char *cmd, int enabled);
 

@@ -5,8 +5,10 @@
 #include "measure/method_facts.h"
 #include "peers/peer.h"
 
-/* Colours: Tableau 10 and Tableau 20c's shades plus black and indigo, every
- * one once: the small multiples (times_all, accuracy_<output>) put several
+/* Colours: Tableau 10 and Tableau 20c's shades plus black and indigo, then
+ * colours picked at a CIELAB distance of at least 10 (plot/plot_palette.h)
+ * from all the others, every one once and none that looks like another
+ * (rneacr's red and mj_forward's were 3.8 apart): the small multiples (times_all, accuracy_<output>) put several
  * families in one figure, and a colour that meant fdsva-dmm in one row and
  * fdcr-forces in the next misled (issue 29).  Within a family the colours
  * are far apart; across families related methods keep a hue (pin26 green,
@@ -38,21 +40,35 @@ static const method_facts table[] = {
     { "crba", "#b5cf6b", FAMILY_BASE, flops_crba, NULL },
     { "aba", "#e7ba52", FAMILY_BASE, flops_aba, "aba" },
     { "minv", "#d6616b", FAMILY_BASE, flops_minv, "minv" },
-    { "minv-ltdl", "#ce6dbd", FAMILY_BASE, NULL, NULL },
+    { "minv-ltdl", "#cc66cc", FAMILY_BASE, NULL, NULL },
     { "minv-lapack", "#bd9e39", FAMILY_BASE, NULL, NULL },
     { "dgemm", "#525252", FAMILY_BASE, flops_dgemm, NULL },
+    /* second order (their own registry list): beside the first-order ID and FD rows */
+    { "idsva-so", "#223355", FAMILY_ID, NULL, NULL },
+    { "id2-fd", "#ddbbee", FAMILY_ID, NULL, NULL },
+    { "id2-cs", "#333333", FAMILY_ID, NULL, NULL },
+    { "fdsva-so", "#aa5500", FAMILY_FD, NULL, NULL },
+    { "fd2-fd", "#6688cc", FAMILY_FD, NULL, NULL },
     { "pinocchio.computeRNEADerivatives", "#08519c", FAMILY_PINOCCHIO, NULL, NULL },
     { "pinocchio.computeABADerivatives", "#a63603", FAMILY_PINOCCHIO, NULL, NULL },
     { "pinocchio.rnea", "#4292c6", FAMILY_PINOCCHIO, NULL, NULL },
     { "pinocchio.aba", "#fd8d3c", FAMILY_PINOCCHIO, NULL, NULL },
     { "pinocchio.computeMinverse", "#756bb1", FAMILY_PINOCCHIO, NULL, NULL },
     { "pinocchio.crba", "#006d2c", FAMILY_PINOCCHIO, NULL, NULL },
+    { "pinocchio.ComputeRNEASecondOrderDerivatives", "#114477", FAMILY_PINOCCHIO, NULL, NULL },
+    { "pinocchio-cg.computeRNEADerivatives", "#8899bb", FAMILY_PINOCCHIO, NULL, NULL },
+    { "pinocchio-cg.computeABADerivatives", "#cc8866", FAMILY_PINOCCHIO, NULL, NULL },
+    { "pinocchio-cg.rnea", "#225577", FAMILY_PINOCCHIO, NULL, NULL },
+    { "pinocchio-cg.aba", "#995522", FAMILY_PINOCCHIO, NULL, NULL },
+    { "pinocchio-cg.computeMinverse", "#bbaacc", FAMILY_PINOCCHIO, NULL, NULL },
+    { "pinocchio-cg.crba", "#66aa88", FAMILY_PINOCCHIO, NULL, NULL },
     { "mujoco.fd_forward", "#e6550d", FAMILY_MUJOCO, NULL, NULL },
-    { "mujoco.fd_inverse", "#2171b5", FAMILY_MUJOCO, NULL, NULL },
+    { "mujoco.fd_inverse", "#0077cc", FAMILY_MUJOCO, NULL, NULL },
     { "mujoco.transitionFD", "#8c2d04", FAMILY_MUJOCO, NULL, NULL },
-    { "mujoco.rne", "#41b6c4", FAMILY_MUJOCO, NULL, NULL },
+    { "mujoco.inverseFD", "#774499", FAMILY_MUJOCO, NULL, NULL },
+    { "mujoco.rne", "#55aabb", FAMILY_MUJOCO, NULL, NULL },
     { "mujoco.crb", "#238b45", FAMILY_MUJOCO, NULL, NULL },
-    { "mujoco.forward", "#cb181d", FAMILY_MUJOCO, NULL, NULL },
+    { "mujoco.forward", "#aa0011", FAMILY_MUJOCO, NULL, NULL },
 };
 enum { NENTRIES = sizeof table / sizeof table[0] };
 
@@ -82,7 +98,8 @@ const char *method_family_name(int family)
 
 const char *method_kind_baseline(const char *kind)
 {
-    return !strcmp(kind, "ID") ? "idsva" : !strcmp(kind, "FD") ? "fdsva" : NULL;
+    return !strcmp(kind, "ID") ? "idsva" : !strcmp(kind, "FD") ? "fdsva" : !strcmp(kind, "ID2") ? "idsva-so"
+         : !strcmp(kind, "FD2") ? "fdsva-so" : NULL;
 }
 
 double method_flops(const char *name, const flops_tree *t)

@@ -37,8 +37,8 @@ const method_facts *method_facts_at(int k);
 /* "ID derivatives", ...; "other" out of range. */
 const char *method_family_name(int family);
 /* The method whose time every other of its kind's is paired with in the
- * ratio tables (`time`, tables.md): idsva for ID, fdsva for FD; NULL for
- * other kinds. */
+ * ratio tables (`time`, tables.md): idsva for ID, fdsva for FD, idsva-so
+ * for ID2, fdsva-so for FD2; NULL for other kinds. */
 const char *method_kind_baseline(const char *kind);
 /* Flops per call of name on tree t, or NAN when it has no count or t is
  * not a tree of revolute joints. */

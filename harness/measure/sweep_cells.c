@@ -54,6 +54,7 @@ static void pick_targets(const char *cmd, const sweep_plan *p, const csvlog *tim
         const char *key[3] = { tg->name, tg->kind, p->bm[j].spec };
         if (!shard_owns(&p->sh, (long)j * p->ntg + i)) continue;
         if (j >= p->nbm - p->c->nrobots && !sweep_config_robot_times(p->c, tg->name)) continue;  /* robot_methods */
+        if (!bench_target_fits(p->c, tg, p->bm[j].nv, 0)) continue;                           /* so_nv_max */
         if (csvlog_find(timings, key) >= 0) { t->skipped++; ours_there |= !tg->peer; continue; }
         mc->tp[mc->np++] = tg;
     }

@@ -8,7 +8,8 @@
 
 /* Every model spec must parse, and every model fit in memory: a method's
  * outputs are 4 dense nv x nv blocks, a base algorithm's one, and the
- * dynamics scratch two more. */
+ * dynamics scratch two more; a second-order method's four nv^3 tensors
+ * where one is timed (so_nv_max). */
 static int check_models(const sweep_plan *p, int *bad_input)
 {
     int any_method = 0;
@@ -22,6 +23,13 @@ static int check_models(const sweep_plan *p, int *bad_input)
         snprintf(what, sizeof what, "timing on %s (nv = %d, %d dense nv x nv blocks)", p->bm[j].spec, m->nv,
                  any_method ? 6 : 3);
         rc = rbd_check_memory(what, 8.0 * nn * (any_method ? 6 : 3));
+        p->bm[j].nv = m->nv;
+        for (int i = 0; i < p->ntg && !rc; i++)
+            if (bench_target_is_so(&p->tg[i]) && bench_target_fits(p->c, &p->tg[i], m->nv, 0)) {
+                snprintf(what, sizeof what, "timing %s on %s", p->tg[i].name, p->bm[j].spec);
+                rc = rbd_so_check_size(m, what, NULL);
+                break;
+            }
         rbd_model_free(m);
         if (rc) { *bad_input = 0; return rc; }
     }

@@ -5,6 +5,9 @@
 #include "rbdiff/check.h"
 #include "rbdiff/dynamics.h"
 #include "measure/timeable.h"
+#ifdef RBD_TEST_SLOW_METHOD
+#include "measure/timing.h"
+#endif
 
 /* ---------------------------------------------------------------- state pool */
 
@@ -17,6 +20,10 @@ void timeable_states(const rbd_model *m, int pool, uint64_t seed, double *q, dou
                          tau + (size_t)k * m->nv);
 }
 
+#ifdef RBD_TEST_SLOW_METHOD
+enum { SLOW_CAL = 257 };   /* calls whose median prices the test-only slow-down */
+#endif
+
 typedef struct {
     const rbd_model *m;
     int pool, nq, nv;
@@ -27,8 +34,11 @@ typedef struct {
     void *ws;                    /* method workspace */
     const rbd_base_algo *algo;
     rbd_data *data;              /* base algorithm scratch */
-    int slow_every;              /* RBD_TEST_SLOW_METHOD: every n-th call twice */
-    long ncalls;
+#ifdef RBD_TEST_SLOW_METHOD
+    int slow, slow_ncal;         /* slowed; calls timed so far (of SLOW_CAL) */
+    long slow_spin;              /* chain steps added to each call */
+    double slow_cal[SLOW_CAL];       /* those calls' ns */
+#endif
 } tctx;
 
 static void ctx_free(void *p)
@@ -70,24 +80,82 @@ static tctx *ctx_new(const rbd_model *m, int pool, uint64_t seed, size_t nout)
     return c;
 }
 
+#ifdef RBD_TEST_SLOW_METHOD
+/* The test-only slow-down (tests/CMakeLists.txt): each timed call of
+ * RBD_TEST_SLOW_METHOD first runs a dependent chain of multiply-adds lasting
+ * RBD_TEST_SLOW_PCT % of the method's own call.  The call is priced by the
+ * median of its first SLOW_CAL calls (the harness's warm-up: the same CPU,
+ * load and call path as the timed batches), a chain step once.  Register
+ * arithmetic costs the same wherever it runs; extra calls of the method did
+ * not (README.md, "Tracking a regression"). */
+static volatile double slow_sink;
+
+static double slow_chain(long n)
+{
+    double x = slow_sink;
+    for (long i = 0; i < n; i++) x = x * 0.9999999 + 1e-9;
+    slow_sink = x;
+    return x;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double slow_step_ns(void)   /* median of 9 chains of 2^16 steps */
+{
+    double t[9];
+    for (int r = 0; r < 9; r++) {
+        double t0 = timing_now_ns();
+        slow_chain(1L << 16);
+        t[r] = (timing_now_ns() - t0) / (double)(1L << 16);
+    }
+    qsort(t, 9, sizeof *t, cmp_double);
+    return t[4];
+}
+
+static double slow_clock_ns(void)  /* median cost of reading the clock, taken off each call's */
+{
+    double t[SLOW_CAL];
+    for (int r = 0; r < SLOW_CAL; r++) {
+        double t0 = timing_now_ns();
+        t[r] = timing_now_ns() - t0;
+    }
+    qsort(t, SLOW_CAL, sizeof *t, cmp_double);
+    return t[SLOW_CAL / 2];
+}
+
+static int slow_call(tctx *c, const rbd_state *x)
+{
+    if (c->slow_ncal == SLOW_CAL) {
+        /* the state's address depends on the chain's end (x * 0 is 0 for
+         * the finite x it keeps), so the processor cannot run the method's
+         * work underneath the chain, as it did with a short one */
+        size_t z = (size_t)(slow_chain(c->slow_spin) * 0.0);
+        rbd_state y = { x->q + z, x->v + z, x->a + z, x->tau + z };
+        return c->meth->eval(c->ws, &y, &c->d);
+    }
+    double t0 = timing_now_ns();
+    int rc = c->meth->eval(c->ws, x, &c->d);
+    c->slow_cal[c->slow_ncal++] = timing_now_ns() - t0;
+    if (c->slow_ncal == SLOW_CAL) {
+        qsort(c->slow_cal, SLOW_CAL, sizeof *c->slow_cal, cmp_double);
+        double call_ns = c->slow_cal[SLOW_CAL / 2] - slow_clock_ns();
+        c->slow_spin = (long)(RBD_TEST_SLOW_PCT / 100.0 * call_ns / slow_step_ns() + 0.5);
+    }
+    return rc;
+}
+#endif
+
 static int call_method(void *p, int k)
 {
     tctx *c = p;
     rbd_state x = { c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv, c->a + (size_t)k * c->nv,
                     c->tau + (size_t)k * c->nv };
 #ifdef RBD_TEST_SLOW_METHOD
-    /* the test-only slow-down (tests/CMakeLists.txt): every n-th call first
-     * evaluates at the pool's next state, RBD_TEST_SLOW_PCT % more calls of
-     * the method's own.  A repeat at the same state cost only half as much
-     * (its data still in L1), so it is another state, and before the real
-     * call so the outputs stay this state's. */
-    if (c->slow_every && ++c->ncalls % c->slow_every == 0) {
-        int j = (k + 1) % c->pool;
-        rbd_state y = { c->q + (size_t)j * c->nq, c->v + (size_t)j * c->nv, c->a + (size_t)j * c->nv,
-                        c->tau + (size_t)j * c->nv };
-        int rc = c->meth->eval(c->ws, &y, &c->d);
-        if (rc) return rc;
-    }
+    if (c->slow) return slow_call(c, &x);
 #endif
     return c->meth->eval(c->ws, &x, &c->d);
 }
@@ -139,10 +207,6 @@ int timeable_method(const rbd_method *meth, const rbd_model *m, const rbd_option
     c->d.dqdd_dv = c->d.dtau_dv;
     c->d.dqdd_dtau = c->d.dtau_dv + nn;
     c->meth = meth;
-#ifdef RBD_TEST_SLOW_METHOD
-    if (!strcmp(meth->name, RBD_TEST_SLOW_METHOD) && RBD_TEST_SLOW_PCT > 0)
-        c->slow_every = (int)(100.0 / (RBD_TEST_SLOW_PCT + (RBD_TEST_SLOW_PCT <= 0)) + 0.5);
-#endif
     rbd_options o;
     if (opt) o = *opt; else rbd_options_default(&o);
     if ((rc = meth->init(m, &o, &c->ws))) {
@@ -150,6 +214,9 @@ int timeable_method(const rbd_method *meth, const rbd_model *m, const rbd_option
         ctx_free(c);
         return rc;
     }
+#ifdef RBD_TEST_SLOW_METHOD
+    c->slow = !strcmp(meth->name, RBD_TEST_SLOW_METHOD) && RBD_TEST_SLOW_PCT > 0;
+#endif
     t->name = meth->name;
     t->kind = rbd_output_name(meth->output);
     t->nv = m->nv;

@@ -17,6 +17,8 @@ typedef struct {
     double warmup_ns;       /* warm-up wall time before calibrating (default 20 ms) */
     double batch_ns;        /* minimum wall time of one batch (default 10 ms)       */
     int batches;            /* K (default 11)                                        */
+    int slices;             /* a batch: the fastest of this many back-to-back slices
+                               of batch_ns / slices each (default 1: the whole batch) */
     perfctr *pc;            /* optional hardware counters (NULL: time only)          */
     volatile sig_atomic_t *stop;   /* optional: set by SIGINT; ends the measurement  */
 } timing_opts;

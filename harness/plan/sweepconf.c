@@ -14,7 +14,6 @@
 #include "peers/peer.h"
 #include "plan/sweepconf.h"
 #include "plan/sweeplists.h"
-#include "measure/timeable.h"
 
 void sweep_config_init(sweep_config *c)
 {
@@ -27,6 +26,7 @@ void sweep_config_init(sweep_config *c)
     c->batches = 11;
     c->batch_ms = 10;
     c->warmup_ms = 20;
+    c->slices = 1;
     c->pin = -1;
     c->blas_threads = 1;
     c->counters = 1;
@@ -74,6 +74,7 @@ void sweep_config_free(sweep_config *c)
     free_strs(c->robots, c->nrobots);
     free_strs(c->robot_methods, c->nrobot_methods);
     free_strs(c->peers, c->npeers);
+    free_strs(c->so_methods, c->nso_methods);
     free(c->acc_N);
     free(c->acc_bf);
     free_strs(c->acc_models, c->nacc_models);
@@ -241,6 +242,9 @@ static const sweep_key keys[] = {
     KEY_SET("fdsva_dmm", set_fdsva_dmm),
     KEY_SET("peers", sweep_set_peers),
     KEY_SET("robot_methods", sweep_set_robot_methods),
+    KEY_SET("so_methods", sweep_set_so_methods),
+    { "so_nv_max", T_INT, AT(so_nv_max), 0, 0, 1 << 20, 0, 0, NULL },
+    { "accuracy_so_nv_max", T_INT, AT(acc_so_nv_max), 0, 0, 1 << 20, 0, 0, NULL },
 };
 #define NKEYS ((int)(sizeof keys / sizeof *keys))
 _Static_assert(sizeof keys / sizeof *keys <= SWEEP_KEYS_MAX, "more keys than sweep_config.seen holds");

@@ -30,6 +30,11 @@
  *                                     robots (default: all of methods and peers)
  *   peers        = none | all | pinocchio, mujoco   other libraries timed in the same
  *                                     rounds (peer.h); a peer not built is skipped, said once
+ *   so_methods   = none | all | idsva-so, ...   second-order methods (rbd_so_methods),
+ *                                     timed beside the others, with the peers' second-order
+ *                                     functions (default none); on the robots as robot_methods says
+ *   so_nv_max    = 30                 they are timed only on models with nv <= this (0: all);
+ *                                     an nv^3 tensor method is slow and its tensors large
  *
  * The accuracy audit (accuracy_run.h; a sweep runs it when accuracy_N or
  * accuracy_model is set, `rbdiff accuracy` always):
@@ -39,6 +44,9 @@
  *   accuracy_taper  = 0.99            (default 0.99: see accuracy_run.h)
  *   accuracy_model  = SPEC            an extra audited model (repeatable)
  *   accuracy_states = 3               random states per model (seeded by seed)
+ *   accuracy_so_nv_max = 10           second-order methods audited only on models with nv
+ *                                     <= this (0: all): their reference costs ~nv^3 (1 s a
+ *                                     state at nv = 10, 23 s at 30, minutes at 100)
  *   cache           = DIR             MPFR reference cache (default
  *                                     $RBD_CACHE_DIR, else ~/.cache/rbdiff)
  *   minv         = analytic | ltdl | lapack   M^-1 variant of the FD methods
@@ -74,12 +82,15 @@ typedef struct {
     uint64_t seed;
     int pool, batches;
     double batch_ms, warmup_ms;
+    int slices;                       /* a batch: the fastest of this many back-to-back slices (not a key: advise sets 5) */
     int pin, blas_threads, counters;
     char **xo_a, **xo_b; int nxo;
     int xo_lo, xo_hi;
     char **robots; int nrobots;       /* model specs of the robots key */
     char **robot_methods; int nrobot_methods;   /* empty: every target on the robots too */
     char **peers; int npeers;         /* peer names (peer.h); empty: none */
+    char **so_methods; int nso_methods;   /* second-order methods; empty: none */
+    int so_nv_max, acc_so_nv_max;     /* their timing's and audit's largest nv (0: no limit) */
     int peers_named;                  /* named, not 'all': each must load, or the run fails */
     int *acc_N; int nacc_N;
     double *acc_bf; int nacc_bf;

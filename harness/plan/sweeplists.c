@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "model/text.h"
 #include "rbdiff/method.h"
 #include "plan/modelspec.h"
@@ -203,6 +204,41 @@ int sweep_set_methods(sweep_config *c, const char *v, const char *where)
     return RBD_OK;
 }
 
+/* so_methods = all | none | idsva-so, fdsva-so, ...: second-order methods
+ * only (a first-order one belongs in methods). */
+int sweep_set_so_methods(sweep_config *c, const char *v, const char *where)
+{
+    sweep_strs_free(c->so_methods, c->nso_methods);
+    c->so_methods = NULL;
+    c->nso_methods = 0;
+    if (!strcmp(v, "none")) return RBD_OK;
+    char **items = NULL;
+    int n = 0, rc = RBD_OK;
+    if (!strcmp(v, "all")) {
+        while (rbd_so_methods[n]) n++;
+        if (!(items = calloc((size_t)n + 1, sizeof *items))) return rbd_fail(RBD_ENOMEM, "out of memory");
+        for (int k = 0; !rc && k < n; k++)
+            if (!(items[k] = strdup(rbd_so_methods[k]->name))) rc = rbd_fail(RBD_ENOMEM, "out of memory");
+    } else {
+        rc = sweep_list_items(v, where, "so_methods", 0, &items, &n);
+    }
+    for (int k = 0; !rc && k < n; k++) {
+        const rbd_method *m = rbd_method_find(items[k]);
+        if (m && rbd_output_order(m->output) == 2) continue;
+        char valid[512];
+        size_t used = 0;
+        for (int j = 0; rbd_so_methods[j]; j++)
+            used += (size_t)snprintf(valid + used, used < sizeof valid ? sizeof valid - used : 0, "%s%s",
+                                     j ? ", " : "", rbd_so_methods[j]->name);
+        rc = rbd_fail(RBD_EINVAL, "%s: so_methods: '%s' is not a second-order method (valid: %s, all, none)", where,
+                      items[k], valid);
+    }
+    if (rc) { sweep_strs_free(items, n); return rc; }
+    c->so_methods = items;
+    c->nso_methods = n;
+    return RBD_OK;
+}
+
 /* robot_methods = idsva, pin26, pinocchio.computeRNEADerivatives, ...: a
  * registered name, or a peer's function (PEER.FUNCTION, checked by the
  * sweep once the peers are open; a PEER without @VERSION names the function
@@ -223,6 +259,46 @@ int sweep_set_robot_methods(sweep_config *c, const char *v, const char *where)
     return RBD_OK;
 }
 
+/* Whether text (a robots token: [urdf:]PATH[:OPTION]...) names a file. */
+static int names_file(const char *text, size_t len)
+{
+    char p[SWEEP_PATH_MAX + 8];
+    if (len >= sizeof p) return 0;
+    memcpy(p, text, len);
+    p[len] = 0;
+    const char *path = strncmp(p, "urdf:", 5) ? p : p + 5;
+    if (access(path, F_OK) == 0) return 1;
+    char *slash = strrchr(p, '/'), *colon = strchr(slash ? slash : p, ':');   /* PATH:freeflyer */
+    if (colon && colon > path) *colon = 0;
+    return colon && access(path, F_OK) == 0;
+}
+
+/* A list splits at ',' and blanks, so a path holding them (a,b/ur5.urdf)
+ * arrives as several items, and the first failed later as "cannot open"
+ * naming a piece the user never wrote.  When items k..j, as they stand in
+ * v, name a file, that is said instead, with the way to give it. */
+static int split_path(const char *v, char *const *items, int n, const char *where)
+{
+    const char *at = v, *start[64];
+    int m = n < 64 ? n : 64;
+    for (int k = 0; k < m; k++) {
+        start[k] = strstr(at, items[k]);          /* items are v's pieces, in order */
+        if (!start[k]) return RBD_OK;
+        at = start[k] + strlen(items[k]);
+    }
+    for (int k = 0; k + 1 < m; k++) {
+        if (names_file(items[k], strlen(items[k]))) continue;
+        for (int j = k + 1; j < m && j < k + 8; j++) {
+            size_t len = (size_t)(start[j] - start[k]) + strlen(items[j]);
+            if (names_file(start[k], len))
+                return rbd_fail(RBD_EPARSE, "%s: robots: '%.*s' is one path holding ',' or a blank, which separate "
+                                "the list's items: give it as --model urdf:PATH[,OPTION]... (a config's model = "
+                                "urdf:PATH), which takes the spec whole", where, (int)len, start[k]);
+        }
+    }
+    return RBD_OK;
+}
+
 /* robots = ur5, hyq:freeflyer, urdf:PATH, ... (modelspec.h): two tokens
  * that name one model (ur5 and urdf:tests/models/ur5.urdf) are one robot
  * given twice. */
@@ -233,6 +309,7 @@ int sweep_set_robots(sweep_config *c, const char *v, const char *where)
     c->nrobots = 0;
     char **items;
     int n, rc = sweep_list_items(v, where, "robots", SWEEP_LIST_PATHS | SWEEP_LIST_REPEATS, &items, &n);
+    if (!rc) rc = split_path(v, items, n, where);
     for (int k = 0; !rc && k < n; k++) {
         char spec[SWEEP_PATH_MAX + 600];
         if (robot_spec(items[k], spec, sizeof spec)) {

@@ -24,6 +24,8 @@ void sweep_strs_free(char **s, int n);
 
 /* The list keys of sweepconf.c's table. */
 int sweep_set_methods(sweep_config *c, const char *v, const char *where);
+/* so_methods = none | all | second-order methods (rbd_so_methods) */
+int sweep_set_so_methods(sweep_config *c, const char *v, const char *where);
 int sweep_set_robot_methods(sweep_config *c, const char *v, const char *where);
 int sweep_set_robots(sweep_config *c, const char *v, const char *where);
 int sweep_set_peers(sweep_config *c, const char *v, const char *where);

@@ -8,6 +8,7 @@
 #include "rbdiff/rbd.h"
 #include "store/csvlog.h"
 #include "store/results.h"
+#include "plot/plot_palette.h"
 
 /* Space-separated words for gnuplot: data files, legend titles, "#rrggbb"
  * colours, dash types and (panels.gp) panel rows and columns. */
@@ -30,6 +31,8 @@ typedef struct {
     const timing_row *wrows;
     int nwrows;
     char label[64], wlabel[64];
+    /* every name's colour in this set's figures (plot_palette.h); NULL: the table's */
+    plot_palette *pal;
 } plot_env;
 
 /* write_dat's input: rows a (times) or a and b at common N (pairs). */
@@ -48,6 +51,8 @@ typedef struct {
 
 /* plot_common.c */
 int plot_dash_of(double bf);            /* 1 chain, 2 bf = 2, 3 bf = 5, 4 other */
+/* name's colour in every figure of e's set (e->pal), one per name */
+const char *plot_color(const plot_env *e, const char *name);
 void plot_add_word(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void plot_add_series_at(series *s, const char *file, const char *title, const char *color, int dt, int row, int col);
 void plot_add_series(series *s, const char *file, const char *title, const char *color, int dt);

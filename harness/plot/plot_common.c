@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "commands/cli.h"
 #include "plot/plot.h"
 #include "plot/plot_style.h"
 #include "report/report_ratios.h"
@@ -16,6 +15,11 @@
 int plot_dash_of(double bf)
 {
     return bf == 1 ? 1 : bf == 2 ? 2 : bf == 5 ? 3 : 4;
+}
+
+const char *plot_color(const plot_env *e, const char *name)
+{
+    return plot_palette_color(e->pal, name);
 }
 
 static void cat(char *buf, size_t size, int first, const char *fmt, const char *v)
@@ -147,7 +151,7 @@ int plot_render_at(const plot_env *e, const char *script, const char *outname, c
         snprintf(vars + l, len - (size_t)l, "; xckind='%s'; xcross='%s'; xclo='%s'; xchi='%s'; xcbf='%s'; "
                  "xcdts='%s'; xmax=%g; pfiles='%s'; ptitles='%s'; pcola='%s'; pcolb='%s'", e->xckind, e->xcross,
                  e->xclo, e->xchi, e->xcbf, e->xcdts, e->xmax, e->pfiles, e->ptitles,
-                 plot_method_color("fdsva-aza"), plot_method_color("fdsva-dmm"));
+                 plot_color(e, "fdsva-aza"), plot_color(e, "fdsva-dmm"));
     snprintf(gp, sizeof gp, "%s/%s", e->gpdir, script);
     int rc = plot_run_gnuplot(e->gnuplot, gp, vars);
     free(vars);

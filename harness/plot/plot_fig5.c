@@ -115,9 +115,9 @@ int plot_fig5(const plot_env *e, const char *name, const char *ttl, const char *
     snprintf(file, sizeof file, "%s/%s.dat", e->datadir, name);
     for (int j = 0; j < nm; j++) {
         char lc[8];
-        lighter(plot_method_color(m[j]), lc);
+        lighter(plot_color(e, m[j]), lc);
         plot_add_word(titles, sizeof titles, "%s%s%s", m[j], e->wrows ? "," : "", e->wrows ? e->label : "");
-        plot_add_word(colors, sizeof colors, "%s", plot_method_color(m[j]));
+        plot_add_word(colors, sizeof colors, "%s", plot_color(e, m[j]));
         if (e->wrows) {
             plot_add_word(titles, sizeof titles, "%s,%s", m[j], e->wlabel);
             plot_add_word(colors, sizeof colors, "%s", lc);

@@ -57,7 +57,7 @@ int plot_render_panels(const plot_env *e, const char *name, const char *ttl, con
             while (col < ncols && bfs[col] != pe[i].bf) col++;
             for (int j = 0; j < i && first; j++) first = strcmp(pe[j].method, pe[i].method) != 0;
             int k = family_rank(pe, i, f) % (int)(sizeof marker / sizeof marker[0]);
-            plot_add_series_at(s, pe[i].file, first ? pe[i].method : "-", plot_method_color(pe[i].method), marker[k],
+            plot_add_series_at(s, pe[i].file, first ? pe[i].method : "-", plot_color(e, pe[i].method), marker[k],
                                fam_row[f], col + 1);
         }
     /* one y range for every panel, so rows and columns compare at a glance */

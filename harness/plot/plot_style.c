@@ -22,7 +22,7 @@ int plot_method_family(const char *method)
     if (f) return f->family;
     peer_name pn;
     if (!peer_name_parse(method, &pn) && pn.func)
-        return pn.family == peer_family("pinocchio") ? FAMILY_PINOCCHIO : FAMILY_MUJOCO;
+        return pn.family == peer_family("mujoco") ? FAMILY_MUJOCO : FAMILY_PINOCCHIO;   /* pinocchio, pinocchio-cg */
     return FAMILY_BASE;
 }
 

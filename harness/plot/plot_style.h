@@ -7,10 +7,11 @@
 
 #define PLOT_NFAMILIES METHOD_NFAMILIES   /* the method table's families */
 
-/* "#rrggbb" of a method: fixed for the registered methods, base algorithms
- * and the peers' functions, each its own (so one figure never shows one
- * colour for two methods), a stable hash of the name into light spare
- * colours for anything else. */
+/* "#rrggbb" of a method in the table: fixed for the registered methods, base
+ * algorithms and the peers' functions, each its own and none within
+ * PLOT_MIN_DE of another (plot_palette.h), a stable hash of the name into
+ * light spare colours for anything else.  The figures take their colours
+ * from their set's palette (plot_palette.h), which starts from these. */
 const char *plot_method_color(const char *method);
 /* 1 if the method has a fixed colour; the k-th styled name (NULL past the end). */
 int plot_method_styled(const char *method);

@@ -1,16 +1,16 @@
 /*
- * The stored peer figures (tests/pinocchio/anchors/pinocchio-timings.md: Pinocchio
- * 3.7.0 on this machine kind) and the machine's floors (machine-limits.md),
- * read from their markdown tables, and the comparison of a run's timings
- * against them (issue 10's targets).  `rbdiff anchors` prints it.
+ * The stored peer figures and the machine's floors, and a run's timings
+ * against them (issue 10's targets); `rbdiff anchors` prints it when no
+ * live Pinocchio was timed.  Two CSV tables of the anchors directory
+ * (tests/pinocchio/anchors, its README.md says where the figures come from),
+ * each read through one column description (anchors_load.c), as the results
+ * tables are (store/rows.h):
  *
- * pinocchio-timings.md: each `## ` or `### ` heading names a table; an
- * autoTree table has columns bf | N | <quantities>, a robot table robot |
- * base | nq | nv | <quantities>; values in microseconds.  A table's key is
- * <compiler>-<flags> from its heading: clang-native, gcc-native, gcc-plain.
- * machine-limits.md: the row whose first cell mentions writing (the
- * output-write floor of dtau/dq + dtau/dv) under a header `| quantity | N = 10
- * | ...`, values with units ns, us or ms.
+ *   pinocchio-timings.csv  Pinocchio 3.7.0 on the anchors' machine kind: per
+ *                          build, model (autotree or a robot's URDF name)
+ *                          and base, microseconds per call of six functions
+ *   machine-limits.csv     per N, the time to write dtau/dq and dtau/dv
+ *                          (2 N^2 doubles) and OpenBLAS dgemm's rate
  */
 #ifndef RBD_ANCHORS_H
 #define RBD_ANCHORS_H
@@ -18,42 +18,57 @@
 #include <stdio.h>
 #include "store/results.h"
 
-enum { ANCHOR_MAXCOL = 16 };
+#define ANCHORS_TIMINGS_CSV "pinocchio-timings.csv"
+#define ANCHORS_LIMITS_CSV "machine-limits.csv"
 
+/* One pinocchio-timings.csv row; key: build, model, base, bf, N. */
 typedef struct {
-    double bf;                  /* autoTree rows; NAN in robot rows     */
-    int N;                      /* autoTree bodies, robot nv            */
-    char robot[64], base[16];   /* robot rows                           */
-    double us[ANCHOR_MAXCOL];   /* per quantity column; NAN for "-"     */
+    char build[24];             /* clang-native, gcc-native, gcc-plain      */
+    char model[64];             /* autotree, or a robot's URDF file name    */
+    char base[16];              /* fixed or freeflyer                       */
+    double bf;                  /* autotree; NAN for a robot                */
+    int N;                      /* autotree bodies; 0 for a robot           */
+    int nq, nv;
+    int runs;                   /* each figure is the median over these     */
+    char compiler[64];          /* the compiler and flags the build names   */
+    /* microseconds per call; NAN where not measured.  rnea_derivs =
+     * computeRNEADerivatives, aba_derivs = computeABADerivatives, fd_via_id
+     * = computeRNEADerivatives + computeMinverse + two products (the paper's
+     * "Pinocchio FD Derivs"), minv = computeMinverse */
+    double rnea_derivs, aba_derivs, fd_via_id, rnea, aba, minv;
 } anchor_row;
 
+/* One machine-limits.csv row; key: N. */
 typedef struct {
-    char key[24];               /* clang-native, gcc-native, gcc-plain  */
-    char title[160];            /* the heading                          */
-    int robots;                 /* a robot table (else autoTree)        */
-    int line;                   /* of the heading                       */
-    int ncol;                   /* quantity columns                     */
-    char col[ANCHOR_MAXCOL][24];
-    int nrow;
-    anchor_row *rows;
-} anchor_table;
+    int N;
+    double write_us;            /* writing 2 N^2 doubles: the output floor  */
+    int dgemm_n;                /* OpenBLAS dgemm, 1 thread, n x n x n ...   */
+    double dgemm_gflops;        /* ... at this rate                         */
+} anchor_limit;
+
+enum { ANCHORS_NCOLS = 15, ANCHORS_NKEY = 5, LIMITS_NCOLS = 4, LIMITS_NKEY = 1 };
+extern const csv_col anchors_cols[ANCHORS_NCOLS];
+extern const csv_col limits_cols[LIMITS_NCOLS];
 
 typedef struct {
-    int ntab;
-    anchor_table *tab;
-    int nfloor;                 /* output-write floor, machine-limits.md */
-    int floor_N[16];
-    double floor_ns[16];
+    anchor_row *rows;
+    int nrow;
+    anchor_limit *limits;
+    int nlimit;
 } anchor_set;
 
-/* Reads the Pinocchio tables; errors (RBD_EIO, RBD_EPARSE) name path:line. */
-int anchors_load(const char *path, anchor_set *s);
-/* Reads the output-write floor into s; errors name path:line. */
-int anchors_load_floors(const char *path, anchor_set *s);
+/* Reads both tables of the anchors directory dir.  Errors name file:line
+ * (and the field): RBD_EIO a file missing or unreadable, RBD_EPARSE a
+ * malformed one; on error s is empty. */
+int anchors_load(const char *dir, anchor_set *s);
 void anchors_free(anchor_set *s);
 
-/* The table with this key and kind, or NULL. */
-const anchor_table *anchors_find(const anchor_set *s, const char *key, int robots);
+/* 1 when the set has a row of this build (robots: a robot row, else an
+ * autotree row). */
+int anchors_has(const anchor_set *s, const char *build, int robots);
+/* A row's figure of a quantity by its column name (rnea_derivs, ...);
+ * NAN when there is no such column or it was not measured. */
+double anchors_us(const anchor_row *r, const char *quantity);
 
 /* The Pinocchio quantity a method is compared with (idsva -> rnea_derivs,
  * ...), or NULL when it has none. */
@@ -69,15 +84,15 @@ typedef struct {
     int floor_pass;
 } anchor_cmp;
 
-/* Compares r with the autoTree or robot table of this key; 0 when the row
- * has a counterpart (r's method maps to a column and the model is in the
- * table or has a floor), else 1. */
-int anchors_compare(const anchor_set *s, const char *key, const timing_row *r, anchor_cmp *c);
+/* Compares r with the rows of this build; 0 when the row has a
+ * counterpart (r's method maps to a column and the model is among the rows
+ * or has a floor), else 1. */
+int anchors_compare(const anchor_set *s, const char *build, const timing_row *r, anchor_cmp *c);
 
 /* The comparison of every row as a markdown table (one line per row with a
  * counterpart) and a summary of the targets; returns the number of targets
  * missed. */
-int anchors_write_markdown(FILE *f, const anchor_set *s, const char *key, const timing_row *rows, int n,
+int anchors_write_markdown(FILE *f, const anchor_set *s, const char *build, const timing_row *rows, int n,
                            const char *source);
 
 #endif

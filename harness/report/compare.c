@@ -1,7 +1,10 @@
 /* compare.h: rank test on batch samples, IQR fallback, instruction counts. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include "rbdiff/rbd.h"
 #include "report/compare.h"
+#include "store/timing_index.h"
 
 void cmp_opts_default(cmp_opts *o)
 {
@@ -79,4 +82,68 @@ void compare_rows(const timing_row *b, const timing_row *n, const cmp_opts *o, c
     r->time_regression = r->verdict == CMP_SLOWER && r->ratio > 1 + o->threshold;
     r->ins_regression = isfinite(r->ins_ratio) && r->ins_ratio > 1 + o->ins_threshold;
     r->regression = r->time_regression || r->ins_regression;
+}
+
+static void num(char *buf, size_t len, const char *fmt, double x)
+{
+    if (isfinite(x)) snprintf(buf, len, fmt, x);
+    else snprintf(buf, len, "-");
+}
+
+int compare_runs(FILE *f, const timing_row *b, int nb, const timing_row *n, int nn, const cmp_opts *o,
+                 const char *base_name, const char *new_name)
+{
+    timing_names bx, nx;
+    int rc = timing_names_build(b, nb, &bx);
+    if (rc) return rc;
+    if ((rc = timing_names_build(n, nn, &nx))) {
+        timing_names_free(&bx);
+        return rc;
+    }
+    int regressions = 0, common = 0, faster = 0, slower = 0, ranked = 0, any = 0;
+    for (int i = 0; i < nb && !any; i++) any = timing_names_find(&nx, bx.name[i]) >= 0;
+    if (!any) {     /* refused before any table is printed */
+        timing_names_free(&bx);
+        timing_names_free(&nx);
+        return rbd_fail(RBD_EINVAL, "no benchmark in common between %s and %s", base_name, new_name);
+    }
+    fprintf(f, "%-40s %12s %12s %7s %8s %8s  %s\n", "benchmark", "base_ns", "new_ns", "ratio", "p", "instr", "verdict");
+    for (int i = 0; i < nb; i++) {
+        char name[700], bs[32], ns[32], rs[32], ps[32], is[32];
+        timing_row_name(&b[i], name, sizeof name);
+        int j = timing_names_find(&nx, name);
+        num(bs, sizeof bs, "%.1f", b[i].median_ns);
+        if (j < 0) { fprintf(f, "%-40s %12s %12s %7s %8s %8s  only in BASE\n", name, bs, "-", "-", "-", "-"); continue; }
+        cmp_result r;
+        compare_rows(&b[i], &n[j], o, &r);
+        num(ns, sizeof ns, "%.1f", n[j].median_ns);
+        num(rs, sizeof rs, "%.3f", r.ratio);
+        num(is, sizeof is, "%.4f", r.ins_ratio);
+        if (isfinite(r.p)) snprintf(ps, sizeof ps, "%.2g", r.p);
+        else snprintf(ps, sizeof ps, isfinite(r.ratio) ? "iqr" : "-");
+        const char *why = r.time_regression && r.ins_regression ? "  REGRESSION (time, instructions)"
+                          : r.time_regression                   ? "  REGRESSION (time)"
+                          : r.ins_regression                    ? "  REGRESSION (instructions)"
+                                                                : "";
+        fprintf(f, "%-40s %12s %12s %7s %8s %8s  %s%s\n", name, bs, ns, rs, ps, is,
+               isfinite(r.ratio) ? cmp_verdict_name(r.verdict) : "no times", why);
+        common++;
+        ranked += isfinite(r.p);
+        regressions += r.regression;
+        faster += r.verdict == CMP_FASTER;
+        slower += r.verdict == CMP_SLOWER;
+    }
+    for (int j = 0; j < nn; j++) {
+        char name[700], ns[32];
+        timing_row_name(&n[j], name, sizeof name);
+        num(ns, sizeof ns, "%.1f", n[j].median_ns);
+        if (timing_names_find(&bx, name) < 0) fprintf(f, "%-40s %12s %12s %7s %8s %8s  only in NEW\n", name, "-", ns, "-", "-", "-");
+    }
+    fprintf(f, "\n%d compared (%d by rank test): %d faster, %d slower, %d same within noise; %d regression%s "
+           "(time beyond %g%%, instructions beyond %g%%)\n",
+           common, ranked, faster, slower, common - faster - slower, regressions, regressions == 1 ? "" : "s",
+            100 * o->threshold, 100 * o->ins_threshold);
+    timing_names_free(&bx);
+    timing_names_free(&nx);
+    return regressions;
 }

@@ -14,6 +14,7 @@
 #ifndef RBD_COMPARE_H
 #define RBD_COMPARE_H
 
+#include <stdio.h>
 #include "store/results.h"
 
 typedef enum { CMP_SAME = 0, CMP_FASTER, CMP_SLOWER } cmp_verdict;
@@ -41,6 +42,15 @@ void cmp_opts_default(cmp_opts *o);
 const char *cmp_verdict_name(cmp_verdict v);   /* "faster", "slower", "same within noise" */
 
 void compare_rows(const timing_row *base, const timing_row *neu, const cmp_opts *o, cmp_result *r);
+
+/* The two runs' rows side by side by benchmark name (timing_row_name), a
+ * line each with both medians, the ratio, p, the instructions ratio and the
+ * verdict, the rows of one run only marked so, then a summary line, on f.
+ * Returns the number of regressions; RBD_EINVAL when the runs have no
+ * benchmark in common (refused before anything is printed; base_name and
+ * new_name name them), RBD_ENOMEM. */
+int compare_runs(FILE *f, const timing_row *b, int nb, const timing_row *n, int nn, const cmp_opts *o,
+                 const char *base_name, const char *new_name);
 
 /* One-sided p-value that the y sample is stochastically larger than x
  * (Mann-Whitney U, normal approximation with tie and continuity

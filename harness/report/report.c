@@ -97,21 +97,25 @@ static void write_rates(FILE *f, const timing_row *rows, int n, const timing_ind
 }
 
 /* The column groups of a timings table: ID derivatives, FD derivatives,
- * base algorithms (with the roofline dgemm), then each peer's functions.
- * One table of 42 columns (every method, base algorithm and peer function)
- * did not fit a screen (issue 29); a group is at most 14. */
+ * second-order derivatives (ID2, FD2), base algorithms (with the roofline
+ * dgemm), then each peer's functions (group PEERS).  One table of 42
+ * columns (every method, base algorithm and peer function) did not fit a
+ * screen (issue 29); a group is at most 14. */
+enum { PEERS = 4 };
 static int group_of(const tables_ctx *c, const char *method, char *peer, size_t len)
 {
     const timing_row *r = timing_index_of_method(&c->x, method);
-    if (!r) return 3;
+    if (!r) return PEERS;
     if (!strcmp(r->kind, "ID")) return 0;
     if (!strcmp(r->kind, "FD")) return 1;
-    if (strcmp(r->kind, "peer")) return 2;
+    if (!strcmp(r->kind, "ID2") || !strcmp(r->kind, "FD2")) return 2;
+    if (strcmp(r->kind, "peer")) return 3;
     snprintf(peer, len, "%.*s", (int)strcspn(method, "."), method);
-    return 3;
+    return PEERS;
 }
 
-static const char *const group_name[] = { "ID derivatives", "FD derivatives", "base algorithms" };
+static const char *const group_name[PEERS] = { "ID derivatives", "FD derivatives", "second-order derivatives",
+                                               "base algorithms" };
 
 /* The methods of group g (for g = 3: of the peer named peer), into sub. */
 static int group_methods(const tables_ctx *c, const char **meth, int nm, int g, const char *peer, const char **sub)
@@ -119,7 +123,7 @@ static int group_methods(const tables_ctx *c, const char **meth, int nm, int g, 
     int ns = 0;
     for (int m = 0; m < nm; m++) {
         char p[64] = "";
-        if (group_of(c, meth[m], p, sizeof p) == g && (g < 3 || !strcmp(p, peer))) sub[ns++] = meth[m];
+        if (group_of(c, meth[m], p, sizeof p) == g && (g < PEERS || !strcmp(p, peer))) sub[ns++] = meth[m];
     }
     return ns;
 }
@@ -148,15 +152,15 @@ static void bf_section(FILE *f, const tables_ctx *c, double bf, int *Ns, const c
     int np = 0;
     for (int m = 0; m < nm; m++) {
         char p[64] = "";
-        if (group_of(c, meth[m], p, sizeof p) != 3 || !*p) continue;
+        if (group_of(c, meth[m], p, sizeof p) != PEERS || !*p) continue;
         int j = 0;
         while (j < np && strcmp(peers[j], p)) j++;
         if (j == np && np < 4) snprintf(peers[np++], sizeof peers[0], "%s", p);
     }
-    for (int g = 0; g < 3 + np; g++) {
-        int ns = group_methods(c, meth, nm, g < 3 ? g : 3, g < 3 ? "" : peers[g - 3], sub);
+    for (int g = 0; g < PEERS + np; g++) {
+        int ns = group_methods(c, meth, nm, g < PEERS ? g : PEERS, g < PEERS ? "" : peers[g - PEERS], sub);
         if (!ns) continue;
-        fprintf(f, "\n%s%s:\n", g < 3 ? group_name[g] : peers[g - 3], g < 3 ? "" : " (peer, live)");
+        fprintf(f, "\n%s%s:\n", g < PEERS ? group_name[g] : peers[g - PEERS], g < PEERS ? "" : " (peer, live)");
         bf_table(f, c, bf, Ns, nN, sub, ns);
     }
 }
@@ -222,15 +226,20 @@ static int write_tables(FILE *f, void *p)
         if (j == nbf) bfs[nbf++] = c->rows[k].bf;
     }
     qsort(bfs, (size_t)nbf, sizeof *bfs, cmp_double);
-    fputs("Sections: timings (per bf, a table per kind: ID, FD, base algorithms, each peer), paired ratios "
-          "(to idsva, to fdsva, DMM over AZA), accuracy against the MPFR reference, counters.  Every number "
+    fputs("Sections: timings (per bf, a table per kind: ID, FD, second order, base algorithms, each peer), paired "
+          "ratios (to idsva, to fdsva, to idsva-so and fdsva-so, DMM over AZA), accuracy against the MPFR reference, counters.  Every number "
           "is also in the CSV files beside this one (timings.csv, accuracy.csv), which a script should read "
           "instead.\n\n", f);
     if (c->n) fputs("# Timings: median microseconds per call\n\n"
           "Median over the timed batches of the wall time per call (timings.csv has min, quartiles and "
           "counters). autoTree models with the skew and taper in timings.csv.\n", f);
-    for (int b = 0; b < nbf; b++) bf_section(f, c, bfs[b], Ns, meth, nm, sub);
-    int rc = others ? others_section(f, c, meth, nm) : RBD_OK;
+    int rc = RBD_OK;
+    for (int b = 0; b < nbf && !rc; b++) {
+        bf_section(f, c, bfs[b], Ns, meth, nm, sub);
+        if (atomic_stopped()) rc = rbd_fail(RBD_EIO, "interrupted");     /* Ctrl-C in a merge (atomicio.h) */
+    }
+    if (!rc && others) rc = others_section(f, c, meth, nm);
+    if (!rc && atomic_stopped()) rc = rbd_fail(RBD_EIO, "interrupted");
     free(meth), free(sub), free(bfs), free(Ns);
     if (rc) return rc;
     report_ratios(f, c->rows, c->n);

@@ -1,5 +1,6 @@
-/* tables.md, "Paired ratios": every ID method's time over idsva's and every
- * FD method's over fdsva's, model by model, from the per-batch samples.
+/* tables.md, "Paired ratios": every ID method's time over idsva's, every
+ * FD method's over fdsva's, every second-order one's over idsva-so's (ID2)
+ * or fdsva-so's (FD2), model by model, from the per-batch samples.
  * The methods of one model are timed in rounds (timing_measure_set), so
  * batch b of two methods was taken side by side: the ratio is the median
  * over rounds of ns_b / baseline ns_b, and the count says in how many
@@ -117,6 +118,8 @@ void report_ratios(FILE *f, const timing_row *rows, int n)
     if (timing_index_build(rows, n, &x)) return;
     table(f, rows, n, &x, "ID", method_kind_baseline("ID"));
     table(f, rows, n, &x, "FD", method_kind_baseline("FD"));
+    table(f, rows, n, &x, "ID2", method_kind_baseline("ID2"));
+    table(f, rows, n, &x, "FD2", method_kind_baseline("FD2"));
     table_fig7(f, rows, n, &x);
     timing_index_free(&x);
 }

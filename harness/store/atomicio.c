@@ -15,6 +15,11 @@ void atomic_stop_on(const volatile sig_atomic_t *stop)
     write_stop = stop;
 }
 
+int atomic_stopped(void)
+{
+    return write_stop && *write_stop;
+}
+
 /* The stream's writes once a stop flag is set: each write refused after the
  * flag is, so a long writer (a JSON dump of 10^5 rows) stops at its next
  * buffer rather than at its end. */
@@ -98,6 +103,16 @@ int atomic_write_json(const char *path, const json_t *j)
     return atomic_write(path, write_json, (void *)j);
 }
 
+int write_place_code(int e)
+{
+    switch (e) {
+    case EROFS: case EACCES: case EPERM: case ENOTDIR: case EEXIST: case ENAMETOOLONG: case ELOOP:
+        return RBD_EINVAL;
+    default:
+        return RBD_EIO;
+    }
+}
+
 int mkdir_p(const char *path)
 {
     size_t len = strlen(path);
@@ -111,12 +126,13 @@ int mkdir_p(const char *path)
             *s = 0;
             struct stat st;
             if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-                rc = rbd_fail(RBD_EIO, "cannot create directory '%s': %s", p, strerror(errno));
+                rc = rbd_fail(write_place_code(errno), "cannot create directory '%s': %s", p, strerror(errno));
                 break;
             }
             if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
-                rc = rbd_fail(RBD_EIO, "cannot create directory '%s': %s", p,
-                              stat(p, &st) != 0 ? strerror(errno) : "a file of that name exists");
+                int e = errno;
+                rc = stat(p, &st) != 0 ? rbd_fail(write_place_code(e), "cannot create directory '%s': %s", p, strerror(e))
+                                       : rbd_fail(RBD_EINVAL, "cannot create directory '%s': a file of that name exists", p);
                 break;
             }
             *s = c;

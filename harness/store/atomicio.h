@@ -20,8 +20,20 @@ int atomic_write_json(const char *path, const json_t *j);
  * is in error and the file is not made (the temporary removed), so that a
  * long writer stops at its next buffer (merge).  NULL (the default): never. */
 void atomic_stop_on(const volatile sig_atomic_t *stop);
+/* 1 once that flag is set: a writer that computes much between writes (a
+ * table or JSON built from 10^5 rows) looks at it in its loops, so that it
+ * stops within a row rather than at its next buffer. */
+int atomic_stopped(void);
 
-/* mkdir -p; errors name the component that could not be made. */
+/* What a failure to make or write into a place the user named says, from
+ * its errno: RBD_EINVAL when the place cannot hold output whatever the
+ * machine's state (read-only, no permission, a file in the way, a name too
+ * long), found before any work, so refused as input (exit 2); RBD_EIO
+ * otherwise (a full disk, an I/O error: the run's, exit 1). */
+int write_place_code(int e);
+
+/* mkdir -p; errors name the component that could not be made, with the
+ * code write_place_code gives. */
 int mkdir_p(const char *path);
 
 /* fflush + fsync: the bytes written so far survive a crash. */

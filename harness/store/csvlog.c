@@ -11,55 +11,6 @@
 #include "store/atomicio.h"
 #include "store/csvlog.h"
 
-int csv_split(const char *line, char **fields, int max)
-{
-    int n = 0;
-    const char *p = line;
-    size_t cap = strlen(line) + 1;
-    for (;;) {
-        char *buf = malloc(cap);
-        if (!buf) goto nomem;
-        size_t k = 0;
-        if (*p == '"') {
-            p++;
-            for (;;) {
-                if (!*p) { free(buf); while (n) free(fields[--n]); return RBD_EPARSE; }
-                if (*p == '"') {
-                    if (p[1] == '"') { buf[k++] = '"'; p += 2; continue; }
-                    p++;
-                    break;
-                }
-                buf[k++] = *p++;
-            }
-            if (*p && *p != ',') { free(buf); while (n) free(fields[--n]); return RBD_EPARSE; }
-        } else {
-            while (*p && *p != ',') {
-                if (*p == '"') { free(buf); while (n) free(fields[--n]); return RBD_EPARSE; }
-                buf[k++] = *p++;
-            }
-        }
-        buf[k] = 0;
-        if (n == max) { free(buf); while (n) free(fields[--n]); return RBD_EPARSE; }
-        fields[n++] = buf;
-        if (!*p) return n;
-        p++;  /* the comma */
-    }
-nomem:
-    while (n) free(fields[--n]);
-    return RBD_ENOMEM;
-}
-
-void csv_write_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) { fputs(s, f); return; }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 /* Errors name file:line:column and the column's name. */
 static int check_field(const csvlog *t, int line, int c, const char *s)
 {
@@ -92,16 +43,19 @@ static int check_field(const csvlog *t, int line, int c, const char *s)
     return RBD_OK;
 }
 
-static int add_row(csvlog *t, char **fields)
+static int add_row(csvlog *t, char **fields, int line)
 {
     if (t->nrows == t->caprows) {
         int cap = t->caprows ? 2 * t->caprows : 64;
         char ***r = realloc(t->rows, sizeof *r * (size_t)cap);
-        if (!r) return rbd_fail(RBD_ENOMEM, "out of memory");
-        t->rows = r;
+        if (r) t->rows = r;
+        int *l = r ? realloc(t->line, sizeof *l * (size_t)cap) : NULL;
+        if (!l) return rbd_fail(RBD_ENOMEM, "out of memory");
+        t->line = l;
         t->caprows = cap;
     }
     t->rows[t->nrows] = fields;
+    t->line[t->nrows] = line;
     int rc = csv_keyidx_add(&t->idx, t->rows, t->nkey, t->nrows);
     if (!rc) t->nrows++;
     return rc;
@@ -177,7 +131,7 @@ static int load(csvlog *t, FILE *f, int *partial, int write)
             for (int c = 0; c < n && !rc; c++) rc = check_field(t, line, c, fields[c]);
             if (!rc && csvlog_find(t, (const char *const *)fields) >= 0)
                 rc = rbd_fail(RBD_EPARSE, "%s:%d: duplicate row for key '%s'", t->path, line, fields[0]);
-            if (rc || (rc = add_row(t, fields))) { free_fields(fields, n); break; }
+            if (rc || (rc = add_row(t, fields, line))) { free_fields(fields, n); break; }
         }
     }
     free(buf);
@@ -260,6 +214,7 @@ static int open_common(csvlog *t, const char *path, const csv_col *cols, int nco
             rc = rbd_fail(RBD_EIO, "%s: cannot drop the truncated line %d: %s", path, partial, strerror(errno));
         t->dropped_partial = partial;
     }
+    if (!write) t->unread_partial = partial;
     if (rc || !write) {
         fclose(f);
         free(mem);
@@ -328,7 +283,7 @@ int csvlog_col(const csvlog *t, const char *name)
 int csvlog_append(csvlog *t, const char *const *fields)
 {
     if (!t->f) return rbd_fail(RBD_EINVAL, "%s: not open for writing", t->path);
-    int line = t->nrows + 2;
+    int line = t->nrows ? t->line[t->nrows - 1] + 1 : 2;   /* the line this row will take */
     for (int c = 0; c < t->ncols; c++) {
         int rc = check_field(t, line, c, fields[c]);
         if (rc) return rc;
@@ -344,7 +299,7 @@ int csvlog_append(csvlog *t, const char *const *fields)
     }
     fputc('\n', t->f);
     int rc = flush_to_disk(t->f, t->path);
-    if (!rc) rc = add_row(t, copy);
+    if (!rc) rc = add_row(t, copy, line);
     if (rc) free_fields(copy, t->ncols);
     return rc;
 }
@@ -354,7 +309,45 @@ void csvlog_close(csvlog *t)
     if (t->f) fclose(t->f);
     for (int r = 0; r < t->nrows; r++) free_fields(t->rows[r], t->ncols);
     free(t->rows);
+    free(t->line);
     csv_keyidx_free(&t->idx);
     free(t->path);
     memset(t, 0, sizeof *t);
+}
+
+int csvlog_append_row(csvlog *t, const void *row)
+{
+    char (*buf)[64] = malloc(sizeof *buf * (size_t)t->ncols);
+    const char **f = malloc(sizeof *f * (size_t)t->ncols);
+    int rc = buf && f ? RBD_OK : rbd_fail(RBD_ENOMEM, "out of memory");
+    if (!rc) {
+        csv_row_encode(t->cols, t->ncols, row, buf, f);
+        rc = csvlog_append(t, f);
+    }
+    free(buf);
+    free(f);
+    return rc;
+}
+
+int csvlog_find_row(const csvlog *t, const void *row)
+{
+    char (*buf)[64] = malloc(sizeof *buf * (size_t)t->ncols);
+    const char **f = malloc(sizeof *f * (size_t)t->ncols);
+    int r = -1;
+    if (buf && f) {
+        csv_row_encode(t->cols, t->ncols, row, buf, f);
+        r = csvlog_find(t, f);
+    }
+    free(buf);
+    free(f);
+    return r;
+}
+
+int csvlog_rows(const csvlog *t, size_t size, void **rows)
+{
+    char *a = calloc((size_t)t->nrows + 1, size);
+    if (!a) return rbd_fail(RBD_ENOMEM, "out of memory");
+    for (int k = 0; k < t->nrows; k++) csv_row_decode(t->cols, t->ncols, t->rows[k], a + (size_t)k * size);
+    *rows = a;
+    return RBD_OK;
 }

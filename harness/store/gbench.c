@@ -60,40 +60,81 @@ static json_t *entry(const char *name, const char *run_type, const char *agg, co
     return e;
 }
 
+/* j as JSON_INDENT(2) would print it at nesting depth `depth` of the whole
+ * document: every line after the first indented by 2 depth spaces. */
+static int dump_nested(FILE *f, const json_t *j, int depth)
+{
+    char *t = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    if (!t) return rbd_fail(RBD_ENOMEM, "out of memory");
+    for (const char *c = t; *c; c++) {
+        fputc(*c, f);
+        if (*c == '\n') fprintf(f, "%*s", 2 * depth, "");
+    }
+    free(t);
+    return RBD_OK;
+}
+
+/* One row's entries: an iteration per timed batch when its samples are
+ * known (repetitions, so a reader can rank-test them), else the median;
+ * then the aggregates median, min, q1 and q3. */
+static int write_row(FILE *f, const timing_row *r, int k, int *first)
+{
+    char name[700], agg[720];
+    timing_row_name(r, name, sizeof name);
+    int nit = r->nsamples > 0 ? r->nsamples : 1, rc = RBD_OK;
+    static const char *an[] = { "median", "min", "q1", "q3" };
+    double av[] = { r->median_ns, r->min_ns, r->q1_ns, r->q3_ns };
+    for (int b = 0; b < nit + 4 && !rc; b++) {
+        json_t *e;
+        if (b < nit) {
+            e = entry(name, "iteration", NULL, r, r->nsamples ? r->samples[b] : r->median_ns, r->calls_per_batch);
+            json_object_set_new(e, "repetition_index", json_integer(b));
+        } else {
+            snprintf(agg, sizeof agg, "%s_%s", name, an[b - nit]);
+            e = entry(agg, "aggregate", an[b - nit], r, av[b - nit], r->batches);
+            json_object_set_new(e, "run_name", json_string(name));
+        }
+        json_object_set_new(e, "family_index", json_integer(k));
+        json_object_set_new(e, "per_family_instance_index", json_integer(0));
+        fputs(*first ? "\n    " : ",\n    ", f);
+        *first = 0;
+        rc = dump_nested(f, e, 2);
+        json_decref(e);
+    }
+    return rc;
+}
+
+typedef struct {
+    const timing_row *rows;
+    int n;
+    const char *cmdline;
+} gbench_doc;
+
+/* The document as json_dumpf printed the whole tree (the same bytes), one
+ * entry at a time: 10^5 rows of 11 batches are 1.5 million entries, which
+ * as one tree took seconds to build and free, with no point at which a
+ * Ctrl-C was looked at (merge, pack --unpack). */
+static int write_doc(FILE *f, void *ctx)
+{
+    const gbench_doc *d = ctx;
+    json_t *c = context(d->cmdline);
+    fputs("{\n  \"context\": ", f);
+    int rc = c ? dump_nested(f, c, 1) : rbd_fail(RBD_ENOMEM, "out of memory");
+    json_decref(c);
+    fputs(",\n  \"benchmarks\": [", f);
+    int first = 1;
+    for (int k = 0; k < d->n && !rc; k++) {
+        if (atomic_stopped()) return rbd_fail(RBD_EIO, "interrupted");
+        rc = write_row(f, &d->rows[k], k, &first);
+    }
+    fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
+    return rc;
+}
+
 int gbench_write(const char *path, const timing_row *rows, int n, const char *cmdline)
 {
-    json_t *root = json_object(), *list = json_array();
-    json_object_set_new(root, "context", context(cmdline));
-    json_object_set_new(root, "benchmarks", list);
-    for (int k = 0; k < n; k++) {
-        const timing_row *r = &rows[k];
-        char name[700], agg[720];
-        timing_row_name(r, name, sizeof name);
-        /* one iteration entry per timed batch when its samples are known
-         * (repetitions, so a reader can rank-test them), else the median */
-        int nit = r->nsamples > 0 ? r->nsamples : 1;
-        for (int b = 0; b < nit; b++) {
-            json_t *it = entry(name, "iteration", NULL, r, r->nsamples ? r->samples[b] : r->median_ns,
-                               r->calls_per_batch);
-            json_object_set_new(it, "repetition_index", json_integer(b));
-            json_object_set_new(it, "family_index", json_integer(k));
-            json_object_set_new(it, "per_family_instance_index", json_integer(0));
-            json_array_append_new(list, it);
-        }
-        static const char *an[] = { "median", "min", "q1", "q3" };
-        double av[] = { r->median_ns, r->min_ns, r->q1_ns, r->q3_ns };
-        for (int a = 0; a < 4; a++) {
-            snprintf(agg, sizeof agg, "%s_%s", name, an[a]);
-            json_t *e = entry(agg, "aggregate", an[a], r, av[a], r->batches);
-            json_object_set_new(e, "run_name", json_string(name));
-            json_object_set_new(e, "family_index", json_integer(k));
-            json_object_set_new(e, "per_family_instance_index", json_integer(0));
-            json_array_append_new(list, e);
-        }
-    }
-    int rc = atomic_write_json(path, root);
-    json_decref(root);
-    return rc;
+    gbench_doc d = { rows, n, cmdline };
+    return atomic_write(path, write_doc, &d);
 }
 
 typedef struct {

@@ -96,7 +96,7 @@ int results_lock_take(results_lock *lk, const char *dir, const char *cmdline)
     for (int tries = 0; tries < 100; tries++) {
         int fd = open(lk->path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
         if (fd < 0) {
-            int rc = rbd_fail(RBD_EIO, "results directory '%s' is not writable: %s", dir, strerror(errno));
+            int rc = rbd_fail(write_place_code(errno), "results directory '%s' is not writable: %s", dir, strerror(errno));
             results_lock_release(lk, 1);
             return rc;
         }

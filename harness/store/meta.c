@@ -13,6 +13,7 @@
 #include "store/results.h"
 #include "derivatives/fd/fd_compose.h"
 #include "plan/modelspec.h"
+#include "model/text.h"
 
 #include "rbd_buildinfo.h"    /* RBD_GIT, written at every build (harness/buildinfo.cmake) */
 
@@ -29,27 +30,75 @@
 #define RBD_GIT ""
 #endif
 
-char *meta_cmdline(int argc, char **argv)
+/* The length of the UTF-8 sequence at c (1 for ASCII), 0 if none starts there. */
+static size_t utf8_seq(const char *c)
 {
-    size_t len = 1;
-    for (int k = 0; k < argc; k++) len += 4 * strlen(argv[k]) + 3;
-    char *s = malloc(len), *p = s;
-    if (!s) return NULL;
-    for (int k = 0; k < argc; k++) {
-        if (k) *p++ = ' ';
-        int plain = *argv[k] != 0;
-        for (const char *c = argv[k]; *c && plain; c++)
-            plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%", *c) != NULL;
-        if (plain) { p += sprintf(p, "%s", argv[k]); continue; }
+    for (size_t n = 1; n <= 4 && c[n - 1]; n++)
+        if (!rbd_text_utf8_bad(c, n)) return n;
+    return 0;
+}
+
+/* a as one shell word at p (room for 4 strlen(a) + 4 bytes); the end.
+ * Plain words as they are, other UTF-8 text in '...', and a word holding
+ * a control byte or bytes that are not UTF-8 as $'...' with those bytes
+ * as \xHH, so that the text is UTF-8 (JSON's) and pastes back into a
+ * shell as the same bytes. */
+static char *shell_word(const char *a, char *p)
+{
+    int plain = *a != 0, text = 1;
+    for (const char *c = a; *c && plain; c++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%", *c) != NULL;
+    if (plain) return p + sprintf(p, "%s", a);
+    for (const char *c = a; *c && text; c++) {
+        size_t n = utf8_seq(c);
+        text = n && (unsigned char)*c >= 0x20 && *c != 0x7f;
+        if (n > 1) c += n - 1;
+    }
+    if (text) {
         *p++ = '\'';
-        for (const char *c = argv[k]; *c; c++) {
+        for (const char *c = a; *c; c++) {
             if (*c == '\'') { memcpy(p, "'\\''", 4); p += 4; }
             else *p++ = *c;
         }
         *p++ = '\'';
+        return p;
+    }
+    *p++ = '$';
+    *p++ = '\'';
+    for (const char *c = a; *c;) {
+        unsigned char b = (unsigned char)*c;
+        size_t n = utf8_seq(c);
+        if (b == '\'' || b == '\\') { *p++ = '\\'; *p++ = (char)b; c++; }
+        else if (!n || b < 0x20 || b == 0x7f) { p += sprintf(p, "\\x%02x", b); c++; }
+        else { memcpy(p, c, n); p += n; c += n; }
+    }
+    *p++ = '\'';
+    return p;
+}
+
+char *meta_cmdline(int argc, char **argv)
+{
+    size_t len = 1;
+    for (int k = 0; k < argc; k++) len += 4 * strlen(argv[k]) + 4;
+    char *s = malloc(len), *p = s;
+    if (!s) return NULL;
+    for (int k = 0; k < argc; k++) {
+        if (k) *p++ = ' ';
+        p = shell_word(argv[k], p);
     }
     *p = 0;
     return s;
+}
+
+json_t *meta_json_text(const char *s)
+{
+    if (!rbd_text_utf8_bad(s, strlen(s))) return json_string(s);
+    char *w = malloc(4 * strlen(s) + 4);
+    if (!w) return NULL;
+    *shell_word(s, w) = 0;
+    json_t *j = json_string(w);
+    free(w);
+    return j;
 }
 
 void meta_cpu_model(char *buf, size_t len)

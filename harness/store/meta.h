@@ -6,8 +6,15 @@
 #include <jansson.h>
 #include "rbdiff/rbd.h"
 
-/* The command line as one shell-quoted string (malloc'ed). */
+/* The command line as one shell-quoted string (malloc'ed), always UTF-8:
+ * an argument holding bytes that are not (a Latin-1 path) or control
+ * bytes is written $'...' with them as \xHH; meta.json could not be built
+ * from it before (jansson refuses such a string), after the set's tables
+ * were made. */
 char *meta_cmdline(int argc, char **argv);
+/* s as a JSON string: itself when UTF-8, else as meta_cmdline writes such
+ * a word (a path recorded for the reader: merge's inputs, the cache). */
+json_t *meta_json_text(const char *s);
 /* CPU model name from /proc/cpuinfo into buf ("unknown" if absent). */
 void meta_cpu_model(char *buf, size_t len);
 /* git rev-parse HEAD of the source tree at run time, else the commit the

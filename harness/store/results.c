@@ -1,6 +1,7 @@
 /* Results directories and the timings.csv row format. */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,26 @@ const csv_col peer_checks_cols[PEER_CHECKS_NCOLS] = {
 };
 #undef T
 
+#define T pair_row
+const csv_col pair_cols[PAIR_NCOLS] = {
+    CSV_COL_STR("method", T, method), CSV_COL_STR("model", T, model), CSV_COL_STR("build", T, build),
+    CSV_COL_STR("reference", T, reference), CSV_COL_INT("rounds", T, rounds),
+    CSV_COL_NUM("ratio_median", T, ratio_median, "%.6g"), CSV_COL_NUM("ratio_q1", T, ratio_q1, "%.6g"),
+    CSV_COL_NUM("ratio_q3", T, ratio_q3, "%.6g"), CSV_COL_INT("slower_rounds", T, slower_rounds),
+    CSV_COL_NUM("p_slower", T, p_slower, "%.6g"), CSV_COL_NUM("p_faster", T, p_faster, "%.6g"),
+    CSV_COL_NUM("t_ref_ns", T, t_ref_ns, "%.6g"), CSV_COL_NUM("t_build_ns", T, t_build_ns, "%.6g"),
+    CSV_COL_OPTNUM("instructions_ratio", T, instructions_ratio, "%.6g"), CSV_COL_STR("verdict", T, verdict),
+};
+#undef T
+
+#define T pair_sample_row
+const csv_col pair_samples_cols[PAIR_SAMPLES_NCOLS] = {
+    CSV_COL_STR("method", T, method), CSV_COL_STR("model", T, model), CSV_COL_STR("build", T, build),
+    CSV_COL_INT("round", T, round), CSV_COL_NUM("ns_per_call", T, ns_per_call, "%.6g"),
+    CSV_COL_OPTNUM("instructions_per_call", T, instructions_per_call, "%.6g"),
+};
+#undef T
+
 char *results_path(const char *dir, const char *name)
 {
     size_t len = strlen(dir) + strlen(name) + 2;
@@ -153,12 +174,12 @@ int results_prepare_dir(const char *dir)
     if (!probe) return rbd_fail(RBD_ENOMEM, "out of memory");
     int fd = mkstemp(probe);
     if (fd < 0) {
-        rc = rbd_fail(RBD_EIO, "results directory '%s' is not writable: %s", dir, strerror(errno));
+        rc = rbd_fail(write_place_code(errno), "results directory '%s' is not writable: %s", dir, strerror(errno));
     } else {
         /* one byte, synced: a full file system fails here, before any result
          * file is created (an empty timings.csv would be left otherwise) */
         if (write(fd, "x", 1) != 1 || fsync(fd) != 0)
-            rc = rbd_fail(RBD_EIO, "results directory '%s' is not writable: %s", dir, strerror(errno));
+            rc = rbd_fail(write_place_code(errno), "results directory '%s' is not writable: %s", dir, strerror(errno));
         close(fd);
         unlink(probe);
     }
@@ -184,9 +205,10 @@ static timing_row with_nq(const timing_row *r)
 void timing_row_to_fields(const timing_row *r, char buf[TIMINGS_NCOLS][64], const char *f[TIMINGS_NCOLS])
 {
     /* fields point into the row for strings: encode from r itself, and
-     * print nq from a copy */
+     * print nq (the column of that field) as nv when it is not set */
     csv_row_encode(timings_cols, TIMINGS_NCOLS, r, buf, f);
-    if (r->nq <= 0) snprintf(buf[15], 64, "%d", r->nv);
+    for (int c = 0; c < TIMINGS_NCOLS && r->nq <= 0; c++)
+        if (timings_cols[c].offset == offsetof(timing_row, nq)) snprintf(buf[c], 64, "%d", r->nv);
 }
 
 int timings_append(csvlog *log, const timing_row *r)

@@ -72,6 +72,12 @@ extern const csv_col peer_checks_cols[PEER_CHECKS_NCOLS];
 enum { PEER_EPS_NCOLS = 10, PEER_EPS_NKEY = 4 };
 extern const csv_col peer_eps_cols[PEER_EPS_NCOLS];
 
+/* pair.csv and pair_samples.csv, the tables `rbdiff pair --out DIR`
+ * writes (rows.h: pair_row, pair_sample_row). */
+enum { PAIR_NCOLS = 15, PAIR_SAMPLES_NCOLS = 6 };
+extern const csv_col pair_cols[PAIR_NCOLS];
+extern const csv_col pair_samples_cols[PAIR_SAMPLES_NCOLS];
+
 /* Creates dir (and parents) and proves it writable; errors name the path. */
 int results_prepare_dir(const char *dir);
 /* Every table a results directory may hold, with its columns and key

@@ -28,7 +28,10 @@ json_t *resume_settings(const sweep_config *c);
 /* DIR as an input to resume, checked as merge checks its inputs: when DIR
  * holds meta.json, it must be a JSON object with this build's build_id,
  * and each setting of `settings` (may be NULL) that it records must be
- * equal; when DIR holds a results table but no meta.json, it is refused
+ * equal, and one it does not record is adopted only if the tables that
+ * setting shapes hold no row (accuracy_settings: the audit's tables; the
+ * others: timings.csv, crossover.csv); when DIR holds a results table but
+ * no meta.json, it is refused
  * (not a set this program wrote).  Then every table must read (results.h
  * results_check_tables).  RBD_OK, else RBD_EINVAL / RBD_EPARSE with a
  * message naming the file and every differing setting (ENOMEM: memory). */

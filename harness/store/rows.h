@@ -114,4 +114,29 @@ typedef struct {
     char detail[1024];      /* the worst entry, or why it was not timed */
 } peer_check_row;
 
+/* One pair.csv row (`rbdiff pair --out`): a build against the reference
+ * build on one cell, over the rounds (measure/pairing.h). */
+typedef struct {
+    char method[64];
+    char model[512];
+    char build[64], reference[64];      /* the builds' labels */
+    int rounds;
+    double ratio_median, ratio_q1, ratio_q3;    /* t_build / t_reference per round */
+    int slower_rounds;
+    double p_slower, p_faster;          /* one-sided sign tests */
+    double t_ref_ns, t_build_ns;        /* medians over the rounds */
+    double instructions_ratio;          /* NAN without counters */
+    char verdict[8];                    /* SLOWER, faster, same */
+} pair_row;
+
+/* One pair_samples.csv row: a build's batch in one round. */
+typedef struct {
+    char method[64];
+    char model[512];
+    char build[64];
+    int round;
+    double ns_per_call;
+    double instructions_per_call;       /* NAN without counters */
+} pair_sample_row;
+
 #endif

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "rbdiff/rbd.h"
 #include "store/atomicio.h"
+#include "store/meta.h"
 #include "store/results.h"
 #include "store/shard.h"
 #include "store/staging.h"
@@ -118,7 +119,7 @@ static int write_merged_meta(const char *stage, json_t **meta, char *const *dirs
     int rc;
     json_t *m = json_deep_copy(meta[0]), *shards = json_array();
     for (int d = 0; d < ndirs; d++) {
-        json_t *s = json_pack("{s:s}", "dir", dirs[d]);
+        json_t *s = json_pack("{s:o}", "dir", meta_json_text(dirs[d]));    /* a Latin-1 name too */
         static const char *keys[] = { "build_id", "shard", "date", "hostname", "compiler", "flags", "cpu_model",
                                       "git_commit", "invocations" };
         for (size_t q = 0; q < sizeof keys / sizeof *keys; q++) {
@@ -169,6 +170,14 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
     if (!rc && !tout) rc = rbd_fail(RBD_ENOMEM, "out of memory");
     if (!rc && access(tout, F_OK) == 0)
         rc = rbd_fail(RBD_EINVAL, "merge: %s already exists; merge into a new directory", tout);
+    /* everything is written into a staging directory beside out and swapped
+     * in whole at the end (staging.h): a kill -9 or SIGINT at any moment
+     * leaves out as it was.  It is made before the inputs are read, so that
+     * an OUT beside which nothing can be made (its parent read-only) is
+     * refused before the work (2, as a read-only OUT is) */
+    results_stage st = { NULL, NULL };
+    if (!rc && (rc = results_stage_begin(&st, out)) && rc != RBD_EINVAL) *bad_input = 0;
+    if (!rc && (rc = results_prepare_dir(st.stage))) *bad_input = 0;     /* a full disk: found here too */
     /* every input table read once before anything is written: a malformed
      * one is refused without leaving OUT behind */
     int have_timings = 0;
@@ -187,14 +196,8 @@ int merge_results(const char *out, char *const *dirs, int ndirs, int force, cons
             free(p);
         }
     if (!rc && !have_timings) rc = rbd_fail(RBD_EINVAL, "merge: no input has a %s", TIMINGS_CSV);
-    /* everything is written into a staging directory beside out and swapped
-     * in whole at the end (staging.h): a kill -9 or SIGINT at any moment
-     * leaves out as it was */
-    results_stage st = { NULL, NULL };
-    if (!rc && (rc = results_stage_begin(&st, out)) && rc != RBD_EINVAL) *bad_input = 0;
     if (!rc) *bad_input = 0;   /* from here on a failure is the run's, unless an input table is malformed */
     const char *stage = st.stage;
-    if (!rc) rc = results_prepare_dir(stage);
     for (int k = 0; results_tables[k].file && !rc; k++) {
         int present = 0;
         rc = merge_table(&results_tables[k], stage, dirs, ndirs, &present, bad_input, stop);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "rbdiff/rbd.h"
+#include "store/atomicio.h"
 #include "store/lock.h"
 #include "store/results.h"
 #include "store/staging.h"
@@ -90,8 +91,9 @@ int results_stage_begin(results_stage *s, const char *dir)
         rc = rbd_fail(RBD_ENOMEM, "out of memory");
     }
     if (!rc && mkdir(s->stage, 0777) != 0) {
-        rc = rbd_fail(RBD_EIO, "results directory '%s': cannot make its staging directory %s: %s", dir, s->stage,
-                      strerror(errno));
+        rc = rbd_fail(write_place_code(errno), "results directory '%s': cannot make its staging directory %s "
+                      "(a set is written beside its directory and swapped in whole, so DIR's parent must be "
+                      "writable): %s", dir, s->stage, strerror(errno));
         free(s->stage);
         s->stage = NULL;
     }

@@ -86,6 +86,11 @@ int rbd_model_from_spec(const char *spec, const rbd_model_opts *o, rbd_model **o
     char why[48];
     if (rbd_text_line_bytes(spec, strlen(spec), &col, why, sizeof why))   /* the one rule for bytes (text.h) */
         return rbd_fail(RBD_EPARSE, "model spec '%s': a %s at byte %d", spec, why, col);
+    size_t bad = rbd_text_utf8_bad(spec, strlen(spec));
+    if (bad)    /* the spec is every row's model and every benchmark's name: UTF-8 files */
+        return rbd_fail(RBD_EPARSE, "model spec '%.*s...': the byte 0x%02x at byte %zu is not UTF-8 (a spec is "
+                        "recorded in the results' CSV and JSON files, which are UTF-8): rename the file, or "
+                        "link it under a UTF-8 name", (int)(bad - 1), spec, (unsigned char)spec[bad - 1], bad);
     if (!strncmp(spec, "autotree:", 9)) return parse_autotree(spec, o, out);
     if (!strncmp(spec, "urdf:", 5)) {
         const char *path = spec + 5;

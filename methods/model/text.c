@@ -91,6 +91,12 @@ int rbd_text_list_next(rbd_text_list *l, const char **item, size_t *len)
     }
     *item = s;
     *len = (size_t)(p - s);
+    size_t bad = l->utf8 ? rbd_text_utf8_bad(s, *len) : 0;
+    if (bad) {
+        snprintf(l->why, sizeof l->why, "item %d holds the byte 0x%02x (its byte %zu), not UTF-8", l->n + 1,
+                 (unsigned char)s[bad - 1], bad);
+        return RBD_EPARSE;
+    }
     if (*len > l->max) {
         snprintf(l->why, sizeof l->why, "item %d is %zu bytes long (at most %zu)", l->n + 1, *len, l->max);
         return RBD_EPARSE;
@@ -121,6 +127,26 @@ int rbd_text_list_repeat(rbd_text_list *l, const char *item, size_t len, const c
             snprintf(l->why, sizeof l->why, "'%.*s' is given twice", (int)(len < 60 ? len : 60), item);
             return 1;
         }
+    return 0;
+}
+
+size_t rbd_text_utf8_bad(const char *s, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t k = 0; k < len;) {
+        unsigned c = u[k];
+        if (c < 0x80) { k++; continue; }
+        /* a lead byte: its sequence's length, and the range of the second
+         * byte that keeps the code point in U+0080..U+10FFFF and off the
+         * surrogates (RFC 3629, section 4) */
+        size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+        unsigned lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+        unsigned hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+        if (!n || k + n > len || u[k + 1] < lo || u[k + 1] > hi) return k + 1;
+        for (size_t j = 2; j < n; j++)
+            if (u[k + j] < 0x80 || u[k + j] > 0xbf) return k + 1;
+        k += n;
+    }
     return 0;
 }
 

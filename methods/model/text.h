@@ -28,13 +28,14 @@ int rbd_text_number(const char *s, size_t len, double *out);
  * reason in l->why: an empty item (",1", "1,,2", "1,": a typo, never
  * nothing), an item longer than max bytes (sweepconf cut them at 127
  * silently), a control byte anywhere, a byte outside ASCII unless utf8 is
- * set (paths), and a name given twice (rbd_text_list_repeat).
+ * set (paths: then bytes that are not UTF-8), and a name given twice
+ * (rbd_text_list_repeat).
  */
 typedef struct {
     const char *p;          /* the text not yet read */
     const char *seps;       /* the separators, e.g. "," or ":" */
     int blanks;             /* blanks alone separate items too */
-    int utf8;               /* bytes >= 0x80 are allowed in an item */
+    int utf8;               /* UTF-8 beyond ASCII is allowed in an item */
     size_t max;             /* the longest item, in bytes */
     int n;                  /* items read so far */
     char why[96];           /* what is wrong, once next returned RBD_EPARSE */
@@ -49,6 +50,13 @@ int rbd_text_list_next(rbd_text_list *l, const char **item, size_t *len);
  * compared in full: a name given twice is a typo whose rows would collide
  * after a long run, or an option whose second mention says nothing. */
 int rbd_text_list_repeat(rbd_text_list *l, const char *item, size_t len, const char *const *earlier, int n);
+
+/* 0 when s[0..len) is well-formed UTF-8 (RFC 3629: no overlong form, no
+ * surrogate, nothing beyond U+10FFFF), else the 1-based position of the
+ * first byte that starts no valid sequence.  A path or spec that rbdiff
+ * records in its tables and JSON (both UTF-8) must pass: a Latin-1 name
+ * made jansson drop the benchmark's "name" without a word. */
+size_t rbd_text_utf8_bad(const char *s, size_t len);
 
 /* The bytes of one line of a text file: NUL and control bytes other than
  * tab (and a CR before the end of the line) are refused, *col the 1-based

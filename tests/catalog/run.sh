@@ -17,7 +17,7 @@ WRAP=${RBD_WRAP:-}
 holder=""
 cleanup() {
     [ -n "$holder" ] && kill "$holder" 2>/dev/null
-    for d in "$TMP/ro" "$TMP/full"; do mountpoint -q "$d" 2>/dev/null && umount "$d"; done
+    for d in "$TMP/rop/out" "$TMP/rop" "$TMP/ro" "$TMP/full"; do mountpoint -q "$d" 2>/dev/null && umount "$d"; done
     chmod -R u+w "$TMP" 2>/dev/null
 }
 cleanup
@@ -41,6 +41,20 @@ else
 fi
 if ! touch "$TMP/ro/probe" 2>/dev/null; then :; else
     rm -f "$TMP/ro/probe"; echo "note: cannot make a read-only directory here"; fi
+# @T@/rop/out: an empty writable directory whose parent is read-only (as a
+# directory someone made for you in a place you cannot write); root needs
+# two bind mounts for it, the parent's read-only
+mkdir -p "$TMP/rop/out"
+if [ "$(id -u)" = 0 ]; then
+    mkdir -p "$TMP/rop-src/out"
+    { mount --bind "$TMP/rop-src" "$TMP/rop" && mount -o remount,bind,ro "$TMP/rop" &&
+      mount --bind "$TMP/rop-src/out" "$TMP/rop/out"; } 2>/dev/null || true
+else
+    chmod 555 "$TMP/rop"
+fi
+if touch "$TMP/rop/probe" 2>/dev/null || ! touch "$TMP/rop/out/probe" 2>/dev/null; then
+    echo "note: cannot make a writable directory under a read-only one here"; fi
+rm -f "$TMP/rop/probe" "$TMP/rop/out/probe" 2>/dev/null
 python3 - "$TMP/big.state" <<'PY'
 import sys
 n = 60000
@@ -86,6 +100,19 @@ printf 'pid %s on host %s: the catalog holder, since now\n' "$holder" "$(hostnam
 # @T@/cache), and a directory that holds a file of the user's (@T@/notes)
 "$RBDIFF" accuracy --N 2 --methods idsva --base no --states 1 --cache "$TMP/cache" --out "$TMP/res-acc" \
     >/dev/null 2>"$TMP/stderr" || { echo "cannot make the fixture $TMP/res-acc:"; cat "$TMP/stderr"; exit 1; }
+# sets written before a setting was recorded: @T@/res-old without
+# "batches", @T@/res-acc-old without "accuracy_settings" (resume.c)
+cp -r "$TMP/res" "$TMP/res-old"
+cp -r "$TMP/res-acc" "$TMP/res-acc-old"
+drop_key() { python3 -c 'import json, sys; p = sys.argv[1]; m = json.load(open(p)); del m[sys.argv[2]]
+json.dump(m, open(p, "w"), indent=2)' "$1/meta.json" "$2"; }
+drop_key "$TMP/res-old" batches
+drop_key "$TMP/res-acc-old" accuracy_settings
+# a URDF under a directory whose name holds ',' (@T@/a,b/ur5.urdf) and one
+# under a name that is not UTF-8 (@T@/lat\xe9/ur5.urdf, Latin-1)
+mkdir -p "$TMP/a,b" "$TMP/lat"$'\xe9'
+cp "$SRC/tests/models/ur5.urdf" "$TMP/a,b/"
+cp "$SRC/tests/models/ur5.urdf" "$TMP/lat"$'\xe9'/
 mkdir -p "$TMP/notes"
 echo "the user's notes" >"$TMP/notes/notes.txt"
 # names and file sizes (not times: a probe file created and removed changes a directory's mtime)

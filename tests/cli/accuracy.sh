@@ -73,6 +73,14 @@ awk -F, 'NR > 1 && ($1 == "idsva-so" || $1 == "fdsva-so") { n++; if (!($(NF - 3)
     "$so" || { fail "idsva-so/fdsva-so rms_rel >= 1e-11"; cat "$so"; }
 awk -F, 'NR > 1 && $1 == "fd2-fd" && $2 != "qdd" && $2 != "d2qdd_dv2" { if ($(NF - 1) < 1e-13 || $(NF - 1) > 1e-6) bad = 1 } END { exit bad }' \
     "$so" || { fail "fd2-fd normwise not in (1e-13, 1e-6): the audit would not see a difference method's error"; cat "$so"; }
+# without -o (issue 29): results/<date>-accuracy under the working
+# directory, not the source tree's, and the command says where it wrote
+mkdir -p "$TMP/cwd"
+(cd "$TMP/cwd" && "$RBDIFF" accuracy --N 2 --methods idsva --base no --states 1 --cache "$TMP/cache") >/dev/null 2>"$TMP/err" ||
+    fail "accuracy without -o: $(cat "$TMP/err")"
+d="results/$(date +%Y-%m-%d)-accuracy"
+[ -s "$TMP/cwd/$d/accuracy.csv" ] || fail "accuracy without -o did not write $d/accuracy.csv under the working directory: $(ls -R "$TMP/cwd" | head)"
+grep -qF "rows in $d/accuracy.csv" "$TMP/err" || fail "accuracy does not say where it wrote: $(cat "$TMP/err")"
 [ "$fails" -eq 0 ] && echo "accuracy checks passed"
 
 [ "$fails" -eq 0 ]

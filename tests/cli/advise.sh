@@ -58,9 +58,13 @@ grep -q "violate the triangle inequality" err4 || fail "the refusal does not say
 for p in ${RBD_PEERS_EXPECTED:-}; do
     grep -q "^$p\." out || fail "peer $p expected (scripts/peers built it) but not in the table"
     # a peer may refuse the model (MuJoCo refuses the triangle inequality's
-    # violators that 'nonphysical' loads): then each of its rows says so and why
+    # violators that 'nonphysical' loads): then its first row says so and
+    # why, on one line, and the others "the same"
     if grep -q "^$p\.[A-Za-z_]* *not timed: peer $p cannot take .*: " out; then
-        grep "^$p\." out | grep -qv "not timed: peer $p cannot take" && fail "peer $p both timed and refused"
+        grep "^$p\." out | grep -v "not timed: peer $p cannot take" | grep -qv "not timed: the same$" &&
+            fail "peer $p both timed and refused"
+        [ "$(grep -c "not timed: peer $p cannot take" out)" = 1 ] || fail "peer $p: the reason is not said once"
+        grep -q '^Element\|^Object' out && fail "a peer's reason broke the table's lines"
         continue
     fi
     grep -q "/ $p\.[A-Za-z_]* = " out || fail "no ratio of the choice to $p"

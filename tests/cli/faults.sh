@@ -12,7 +12,9 @@
 #     0 and the whole set (staging.h);
 #  3. resume with each row-shaping setting changed: refused with 2, or
 #     (settings in the rows' key: skew, taper) written as rows of their own;
-#     an audit's set resumed with other states or seed: refused with 2.
+#     an audit's set resumed with other states or seed: refused with 2; a
+#     set whose meta.json lacks a setting (written before it was recorded)
+#     refused when it holds rows that setting shapes, adopted otherwise.
 # Usage: faults.sh RBDIFF TMPDIR [KILLS]   (KILLS default 6; the issue's
 # note gives a run with 50)
 set -u
@@ -203,5 +205,29 @@ for run in "accuracy $A --states 2" "accuracy $A --states 1 --seed 2" \
     else bad "audit resumed with $run: exit $rc, rows $a0 -> $(acc_rows): $(head -c 300 "$T/resume.err")"; fi
 done
 echo "audit resumed with a setting changed: $acases runs, $arefused refused with 2 (want $acases)"
+# sets written before a setting was recorded (resume.c): a setting meta.json
+# lacks is adopted only where the tables it shapes hold no row
+drop_key() { python3 -c 'import json, sys; p = sys.argv[1]; m = json.load(open(p)); del m[sys.argv[2]]
+json.dump(m, open(p, "w"), indent=2)' "$1/meta.json" "$2"; }
+cp -r "$T/res" "$T/old-res"
+drop_key "$T/old-res" batches
+cp -r "$T/acc" "$T/old-acc"
+drop_key "$T/old-acc" accuracy_settings
+"$R" sweep $B --out "$T/fresh" >/dev/null 2>&1 || bad "cannot make a set without an audit"
+ocases=0
+orefused=0
+oadopted=0
+for run in "2 sweep $B --out $T/old-res" "2 accuracy $A --states 1 --out $T/old-acc" "0 accuracy $A --states 1 --out $T/fresh"; do
+    ocases=$((ocases + 1))
+    want=${run%% *}
+    # shellcheck disable=SC2086
+    "$R" ${run#* } >/dev/null 2>"$T/resume.err"
+    rc=$?
+    if [ $rc = 2 ] && [ $want = 2 ] && grep -q "records no" "$T/resume.err"; then orefused=$((orefused + 1))
+    elif [ $rc = 0 ] && [ $want = 0 ] && grep -q accuracy_settings "$T/fresh/meta.json"; then oadopted=$((oadopted + 1))
+    else bad "${run#* }: exit $rc, want $want: $(head -c 300 "$T/resume.err")"; fi
+done
+echo "sets from before a setting was recorded: $ocases runs, $orefused refused with 2 (rows of unknown settings)," \
+     "$oadopted adopted (no row it shapes) (want 2 and 1)"
 [ $fail = 0 ] && echo "faults: all passed"
 exit $((fail > 0))

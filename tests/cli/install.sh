@@ -40,6 +40,8 @@ cat "$TMP/commands.out" | grep '^nq '
 grep '^nq ' "$TMP/commands.out" | while read -r line; do
     err=$(echo "$line" | sed -n 's/.*|FD(ID(a)) - a| \([^ ]*\).*/\1/p')
     awk -v e="$err" 'BEGIN { exit !(e != "" && e + 0 < 1e-9) }' || echo "FAIL: FD(ID(a)) differs from a by '$err'"
+    echo "$line" | awk '{ for (i = 1; i < NF; i++) if ($i ~ /^max\|/ && !($(i + 1) + 0 > 0)) bad = 1 } END { exit bad }' ||
+        echo "FAIL: a derivative printed as zero: $line"
 done | grep FAIL && fails=$((fails + 1))
 grep -q '^nq 6 nv 6 ' "$TMP/commands.out" || fail "no run on ur3 (nq 6 nv 6)"
 [ -e "$TMP/src/example/a.out" ] && ldd "$TMP/src/example/a.out" | grep -q "$P/lib.*librbdiff.so" ||

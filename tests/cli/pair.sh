@@ -6,7 +6,7 @@
 #    faster): a byte-identical copy can differ by a few % on one cell in
 #    every round (README.md "Tracking a regression"), and the criterion is
 #    the 95%, not 100%;
-#  - power: rbdiff_test_slow (SLOW_METHOD does 5% more of its own work,
+#  - power: rbdiff_test_slow (each SLOW_METHOD call costs 5% more,
 #    tests/CMakeLists.txt) against rbdiff_test_ref (the same program with
 #    0%): SLOW_METHOD must be SLOWER on every model and no other method
 #    SLOWER, and pair must exit 1;

@@ -52,6 +52,10 @@ for p in ${RBD_PEERS_EXPECTED:-}; do
     [ "$want" -ge 5 ] || fail "rbdiff methods lists $want functions of $p"
     n=$(grep -c "^$p\.[A-Za-z_]* *[0-9.e+-]* *[0-9.]* [a-z0-9-]* *[0-9.]* *[0-9]*/3" "$TMP/out.$p")
     [ "$n" -ge "$want" ] || fail "time --peers $p printed $n timed peer rows, want $want: $(cat "$TMP/out.$p")"
+    # the peer table's columns stay put under names with a version (38 characters and more; issue 29)
+    awk -v p="$p." '/^peer function / { match($0, /^peer function +check/); h = RLENGTH }
+        index($0, p) == 1 && !/not timed/ { match($0, /^[^ ]+ +[^ ]+/); if (RLENGTH != h) bad = 1 }
+        END { exit bad || !h }' "$TMP/out.$p" || fail "time --peers $p: the peer table's columns shift: $(cat "$TMP/out.$p")"
     "$RBDIFF" sweep --robots ur5 --methods "$ours" --peers "$p" "${quick[@]}" --out "$TMP/s.$p" \
         >/dev/null 2>"$TMP/err" || fail "sweep --peers $p: $(cat "$TMP/err")"
     [ "$(grep -c ",yes," "$TMP/s.$p/peer_checks.csv")" -eq "$want" ] || fail "$p: peer_checks.csv lacks $want timed checks"

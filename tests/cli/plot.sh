@@ -56,6 +56,63 @@ for note in "plot fig2_id: skipped (no timings for idsva rneacr)" "plot fig5_id:
 done
 if [ ! -s "$TMP/base/plots/times_all.png" ]; then echo "FAIL: times_all.png missing"; fails=$((fails + 1)); fi
 
+# One colour per method within every figure and across them (issue 29): the
+# synthetic set plus two versions of a Pinocchio and a MuJoCo function,
+# pinocchio-cg, MuJoCo's mj_forward beside rneacr (their reds were 3.8
+# apart in CIELAB) and seven names the method table does not know (there
+# were six spare colours, hashed).  A stand-in gnuplot records what each
+# figure is handed; per figure, a method (its legend title without the bf)
+# has one colour, two methods colours at least 10 apart in CIELAB, and a
+# method the same colour in every figure.
+mkdir -p "$TMP/pal"
+cp "$TMP/synth/accuracy.csv" "$TMP/synth/crossover.csv" "$TMP/pal/"
+awk -F, 'NR == 1 { print; next } { print } $1 == "idsva" { o = $0
+    n = split("pinocchio@4.1.0.computeRNEADerivatives pinocchio@3.7.0.computeRNEADerivatives " \
+              "pinocchio-cg@4.1.0.computeRNEADerivatives mujoco@4.0.0.fd_forward mujoco@2.2.2.fd_forward " \
+              "mujoco@4.0.0.forward mine-a mine-b mine-c mine-d mine-e mine-f mine-g", p, " ")
+    for (i = 1; i <= n; i++) { l = o; sub(/^idsva/, p[i], l); print l } }' "$TMP/synth/timings.csv" >"$TMP/pal/timings.csv"
+printf '#!/bin/sh\nprintf "%%s\\t%%s\\n" "$(basename "$3")" "$2" >>"%s"\n' "$TMP/pal/gnuplot.log" >"$TMP/pal/gnuplot"
+chmod +x "$TMP/pal/gnuplot"
+"$RBDIFF" plot "$TMP/pal" --with "$TMP/pal" --gnuplot "$TMP/pal/gnuplot" --out "$TMP/pal/plots" >"$TMP/out" 2>"$TMP/err" ||
+    { echo "FAIL: plot with a stand-in gnuplot"; cat "$TMP/err"; fails=$((fails + 1)); }
+python3 - "$TMP/pal/gnuplot.log" <<'PY' || fails=$((fails + 1))
+import math, re, sys
+def lab(h):
+    c = [int(h[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+    xyz = ((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b,
+           (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883)
+    f = [u ** (1 / 3) if u > 0.008856 else 7.787 * u + 16 / 116 for u in xyz]
+    return (116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2]))
+bad, every, nfig = [], {}, 0
+for line in open(sys.argv[1]):
+    v = dict(re.findall(r"(\w+)='([^']*)'", line))
+    if "colors" not in v:
+        continue
+    fig, nfig = v["outbase"].rsplit("/", 1)[-1], nfig + 1
+    mine = {}
+    for t, c in zip(v["titles"].split(), v["colors"].split()):
+        key = re.sub(r",?bf=[0-9.]+$", "", t)
+        if t == "-" or not key:
+            continue
+        if mine.setdefault(key, c) != c:
+            bad.append(f"{fig}: {key} in {mine[key]} and {c}")
+        if not fig.startswith("fig5") and every.setdefault(key, (c, fig))[0] != c:
+            bad.append(f"{key}: {every[key][0]} in {every[key][1]}, {c} in {fig}")
+    keys = sorted(mine)
+    for i, a in enumerate(keys):
+        for b in keys[:i]:
+            d = math.dist(lab(mine[a]), lab(mine[b]))
+            if d < 10:
+                bad.append(f"{fig}: {a} {mine[a]} and {b} {mine[b]} only {d:.1f} apart")
+for b in bad:
+    print("FAIL: colours:", b)
+if nfig < 10 or "mujoco@2.2.2.fd_forward" not in every or "mine-g" not in every:
+    print(f"FAIL: colours: {nfig} figures recorded, the peers' versions or the unknown names not among them")
+    bad.append(1)
+sys.exit(1 if bad else 0)
+PY
+
 # compare: a run against itself passes
 if ! "$RBDIFF" compare "$TMP/synth" "$TMP/synth" >"$TMP/out" 2>&1; then echo "FAIL: compare synth synth"; fails=$((fails + 1)); fi
 [ "$fails" -eq 0 ] && echo "plot checks passed"

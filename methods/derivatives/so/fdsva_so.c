@@ -17,6 +17,11 @@
  * identity holds slab by slab for Lie-group joints too).  The products are
  * dgemm calls: nv per tensor for the A_j terms (O(nv^4) in all), one
  * nv x nv^2 product with M^-1 per tensor.
+ * qdd_q and qdd_v enter every q slab through A_j qdd_y, so their error is
+ * the tensors' error: they come from fdsva-forces (AZA with each column's
+ * ancestor rows as one force), not fdsva, whose -M^-1 dID/du product loses
+ * five digits on ill-conditioned chains (methods/README.md, "fdsva-so on
+ * ill-conditioned chains": 6.6e-6 against 2.3e-9 at N = 100).
  */
 #include <cblas.h>
 #include <stdlib.h>
@@ -61,7 +66,7 @@ static int fdsva_so_init(const rbd_model *m, const rbd_options *o, void **out)
     if (!(w = rbd_arena_reserve(&a, sizeof *w, "the fdsva-so workspace"))) return RBD_ENOMEM;
     carve(w, &a, m);
     w->m = m;
-    w->fd = rbd_method_find("fdsva");
+    w->fd = rbd_method_find("fdsva-forces");
     w->so = rbd_method_find("idsva-so");
     rbd_options io;
     rbd_options_default(&io);
@@ -118,7 +123,7 @@ static int fdsva_so_eval(void *p, const rbd_state *x, rbd_derivs *out)
 
 const rbd_method rbd_method_fdsva_so = {
     .name = "fdsva-so",
-    .summary = "second-order FD derivatives: IDSVA-SO at a = qdd and fdsva composed through M^-1 (T-RO 2024)",
+    .summary = "second-order FD derivatives: IDSVA-SO at a = qdd and fdsva-forces composed through M^-1 (T-RO 2024)",
     .output = RBD_FD_SO_DERIVS,
     .joints = RBD_JOINTS_ALL,
     .init = fdsva_so_init,

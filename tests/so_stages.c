@@ -1,0 +1,198 @@
+/*
+ * so_stages: where fdsva-so (methods/derivatives/so/fdsva_so.c) loses
+ * accuracy, factor by factor, against the 256-bit reference
+ * (methods/README.md, "fdsva-so on ill-conditioned chains").
+ *
+ *   so_stages [SPEC [SEED]]
+ *
+ * fdsva-so composes, per slab, qdd_xy = -M^-1 [ID_xy + A_j qdd_y + A_k qdd_x]
+ * from four factors: the ID tensors (IDSVA-SO at a = qdd, dM/dq = A), the
+ * first-order qdd_q, qdd_v (fdsva) and M^-1 (fdsva's analytic inverse).
+ * At one random state (rbd_random_state from SEED; default the chain of
+ * tests/test_so_large.c: autoTree N = 100, bf = 1, skew = 0.6, taper =
+ * 0.99, seed 70) each factor is taken either computed in double by the
+ * library or exact (the reference's, rounded to double once), the same
+ * composition (double, dgemm, as fdsva-so does it) is formed, and the four
+ * FD tensors are scored against the reference's on six slabs (the q and v
+ * slabs of the first, a middle and the last dof, as test_so_large does) with
+ * so_score's metrics: term-wise RMS relative error above 1e-6 of the
+ * tensor's largest, and normwise.  A last line replaces the explicit
+ * M^-1 by a Cholesky solve with the CRBA's M (LAPACK dpotrf/dpotrs).
+ */
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rbdiff/dynamics.h"
+#include "rbdiff/method.h"
+#include "plan/modelspec.h"
+#include "rbdref.h"
+#include "rbdref_so.h"
+
+static int n;
+static size_t nn, n3;
+
+static double *dup_of(const double *x, size_t len)
+{
+    double *p = malloc(sizeof *p * len);
+    if (!p) { fputs("so_stages: out of memory\n", stderr); exit(1); }
+    memcpy(p, x, sizeof *p * len);
+    return p;
+}
+
+/* C(:, j, k) += A_j X(:, k) (trans_jk = 0) or A_k X(:, j) (1): fdsva_so.c's add_dM */
+static void add_dM(const double *dM, const double *X, double *C, int trans_jk)
+{
+    for (int j = 0; j < n; j++)
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, dM + nn * (size_t)j, n, X, n, 1.0,
+                    trans_jk ? C + nn * (size_t)j : C + (size_t)n * j, trans_jk ? n : (int)nn);
+}
+
+/* The four FD tensors from the factors: with Minv (explicit inverse) or,
+ * when L is given (Cholesky factor of M), by solving. */
+static void compose(const double *const T[4], const double *Fq, const double *Fv, const double *Minv,
+                    const double *L, double *O[4])
+{
+    double *B[4];
+    for (int t = 0; t < 3; t++) B[t] = dup_of(T[t], n3);
+    B[3] = calloc(n3, sizeof *B[3]);
+    add_dM(T[3], Fq, B[0], 0);
+    add_dM(T[3], Fq, B[0], 1);
+    add_dM(T[3], Fv, B[2], 0);
+    add_dM(T[3], Minv, B[3], 0);
+    for (int t = 0; t < 4; t++) {
+        if (!L) {
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, (int)nn, n, -1.0, Minv, n, B[t], n, 0.0, O[t], n);
+        } else {
+            for (size_t k = 0; k < n3; k++) O[t][k] = -B[t][k];
+            LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'L', n, (int)nn, L, n, O[t], n);
+        }
+        free(B[t]);
+    }
+}
+
+static const char *const names[4] = { "d2qdd_dq2", "d2qdd_dv2", "d2qdd_dqdv", "d2qdd_dqdtau" };
+
+static void score_line(const char *what, double *const O[4], const rbdref_so_result *ref)
+{
+    printf("| %s |", what);
+    for (int t = 0; t < 4; t++) {
+        size_t len;
+        const double *R = rbdref_so_result_get(ref, names[t], &len);
+        double mx = 0, s = 0, d2 = 0, r2 = 0;
+        size_t cnt = 0;
+        for (size_t k = 0; k < len; k++) mx = isnan(R[k]) ? mx : fmax(mx, fabs(R[k]));
+        for (size_t k = 0; k < len; k++) {
+            if (isnan(R[k])) continue;
+            d2 += (O[t][k] - R[k]) * (O[t][k] - R[k]);
+            r2 += R[k] * R[k];
+            if (fabs(R[k]) > 1e-6 * mx) { s += ((O[t][k] - R[k]) / R[k]) * ((O[t][k] - R[k]) / R[k]); cnt++; }
+        }
+        printf(" %.1e / %.1e |", cnt ? sqrt(s / (double)cnt) : 0, sqrt(d2 / r2));
+    }
+    putchar('\n');
+    fflush(stdout);
+}
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "so_stages: %s: %s\n", what, rbd_last_error());
+    exit(1);
+}
+
+int main(int argc, char **argv)
+{
+    const char *spec = argc > 1 ? argv[1] : "autotree:N=100,bf=1,skew=0.6,taper=0.99";
+    uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 70;
+    rbd_model *m;
+    if (model_from_spec(spec, &m)) fail(spec);
+    n = m->nv;
+    nn = (size_t)n * n;
+    n3 = nn * n;
+    double *q = malloc(sizeof *q * (size_t)m->nq), *v = malloc(sizeof *v * nn), *a = malloc(sizeof *a * nn),
+           *tau = malloc(sizeof *tau * nn);
+    rbd_rng r;
+    rbd_rng_seed(&r, seed);
+    rbd_random_state(m, &r, q, v, a, tau);
+    /* computed: fdsva's first order, then IDSVA-SO at a = qdd as fdsva-so takes them */
+    double *qdd = malloc(sizeof *qdd * nn), *Fq = malloc(sizeof *Fq * nn), *Fv = malloc(sizeof *Fv * nn),
+           *Minv = malloc(sizeof *Minv * nn), *tw = malloc(sizeof *tw * nn), *T[4], *O[4], *X[4];
+    for (int t = 0; t < 4; t++) {
+        T[t] = malloc(sizeof *T[t] * n3);
+        O[t] = malloc(sizeof *O[t] * n3);
+        X[t] = malloc(sizeof *X[t] * n3);
+    }
+    const rbd_method *fd = rbd_method_find("fdsva"), *so = rbd_method_find("idsva-so"),
+                     *fso = rbd_method_find("fdsva-so");
+    void *ws;
+    rbd_state xf = { q, v, NULL, tau };
+    rbd_derivs df = { .qdd = qdd, .dqdd_dq = Fq, .dqdd_dv = Fv, .dqdd_dtau = Minv };
+    if (fd->init(m, NULL, &ws) || fd->eval(ws, &xf, &df)) fail("fdsva");
+    fd->fini(ws);
+    rbd_state xa = { q, v, qdd, NULL };
+    rbd_derivs ds = { .tau = tw, .d2tau_dq2 = T[0], .d2tau_dv2 = T[1], .d2tau_dqdv = T[2], .dM_dq = T[3] };
+    if (so->init(m, NULL, &ws) || so->eval(ws, &xa, &ds)) fail("idsva-so");
+    so->fini(ws);
+    rbd_derivs dx = { .qdd = tw, .d2qdd_dq2 = X[0], .d2qdd_dv2 = X[1], .d2qdd_dqdv = X[2], .d2qdd_dqdtau = X[3] };
+    if (fso->init(m, NULL, &ws) || fso->eval(ws, &xf, &dx)) fail("fdsva-so");
+    fso->fini(ws);
+    /* exact: the first order at (q, v, tau), then the second order at a = the exact qdd */
+    rbdref_result r1;
+    if (rbdref_result_init(&r1, n) || rbdref_eval(m, q, v, NULL, tau, NULL, &r1)) fail("reference");
+    int rr, cc;
+    const double *eqdd = rbdref_result_get(&r1, "qdd", &rr, &cc), *eFq = rbdref_result_get(&r1, "dqdd_dq", &rr, &cc),
+                 *eFv = rbdref_result_get(&r1, "dqdd_dv", &rr, &cc), *eMinv = rbdref_result_get(&r1, "Minv", &rr, &cc);
+    int slabs[6] = { 0, n / 2, n - 1, n, n + n / 2, 2 * n - 1 };
+    rbdref_so_result ref;
+    if (rbdref_so_result_init(&ref, n) || rbdref_so_eval_slabs(m, q, v, eqdd, tau, NULL, 0, slabs, 6, &ref))
+        fail("second-order reference");
+    const double *eT[4] = { ref.d2tau_dq2, ref.d2tau_dv2, ref.d2tau_dqdv, ref.dM_dq };
+    /* the exact ID tensors are known on the six slabs only: where NAN, the
+     * composition's slab is NAN too, except that A_j qdd_y needs every A_j;
+     * so the exact-T lines take the computed dM/dq and the exact ID_xy */
+    double *eTc[4];
+    for (int t = 0; t < 4; t++) {
+        eTc[t] = dup_of(t == 3 ? T[3] : eT[t], n3);
+        for (size_t k = 0; k < n3; k++)
+            if (isnan(eTc[t][k])) eTc[t][k] = T[t][k];
+    }
+    double rcond = 1;
+    rbd_mass_rcond(m, q, &rcond);
+    printf("%s, seed %llu, cond(M) ~ %.2g: term-wise RMS relative (above 1e-6 max) / normwise, six slabs\n\n", spec,
+           (unsigned long long)seed, 1 / rcond);
+    printf("| factors | d2qdd_dq2 | d2qdd_dv2 | d2qdd_dqdv | d2qdd_dqdtau |\n|---|---|---|---|---|\n");
+    score_line("fdsva-so as shipped", X, &ref);
+    const double *cT[4] = { T[0], T[1], T[2], T[3] }, *xT[4] = { eTc[0], eTc[1], eTc[2], eTc[3] };
+    compose(cT, Fq, Fv, Minv, NULL, O);
+    score_line("all computed (this tool's composition)", O, &ref);
+    compose(xT, eFq, eFv, eMinv, NULL, O);
+    score_line("all exact but dM/dq (rounded once)", O, &ref);
+    compose(cT, eFq, eFv, eMinv, NULL, O);
+    score_line("computed ID tensors, exact qdd_x and M^-1", O, &ref);
+    compose(xT, Fq, Fv, eMinv, NULL, O);
+    score_line("computed qdd_x (fdsva), exact ID_xy and M^-1", O, &ref);
+    compose(xT, eFq, eFv, Minv, NULL, O);
+    score_line("computed M^-1 (analytic), exact ID_xy and qdd_x", O, &ref);
+    compose(cT, Fq, Fv, eMinv, NULL, O);
+    score_line("computed but exact M^-1", O, &ref);
+    /* M^-1 replaced by a Cholesky solve with the CRBA's M */
+    rbd_data *d = rbd_data_new(m);
+    double *L = malloc(sizeof *L * nn);
+    if (!d || rbd_crba(m, d, q, L) || LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, L, n)) fail("CRBA and Cholesky");
+    compose(cT, Fq, Fv, Minv, L, O);
+    score_line("computed, Cholesky solves for M^-1", O, &ref);
+    const rbd_method *fa = rbd_method_find("fdsva-forces");
+    if (fa && !fa->init(m, NULL, &ws)) {
+        rbd_derivs dfa = { .qdd = tw, .dqdd_dq = Fq, .dqdd_dv = Fv, .dqdd_dtau = Minv };
+        if (fa->eval(ws, &xf, &dfa)) fail("fdsva-forces");
+        fa->fini(ws);
+        compose(cT, Fq, Fv, Minv, L, O);
+        score_line("fdsva-forces' qdd_x, Cholesky solves", O, &ref);
+        compose(cT, Fq, Fv, eMinv, NULL, O);
+        score_line("fdsva-forces' qdd_x, exact M^-1", O, &ref);
+    }
+    rbd_data_free(d);
+    return 0;
+}
