@@ -223,6 +223,11 @@ static void print_legend(const time_plan *tp)
     if (tp->idb) printf("\nratio w/K = median over rounds of ns / ns of %s in the same round (%s rows); in w of K\n"
                         "rounds %s was the faster\n", tp->idb, tp->baseline ? "all" : "ID", tp->idb);
     if (tp->fdb && !tp->baseline) printf("the same against %s for the FD rows\n", tp->fdb);
+    int so = 0;
+    for (int i = 0; i < tp->ntg; i++) so |= tp->tg[i].method && rbd_output_order(tp->tg[i].method->output) == 2;
+    if (so && !tp->baseline)
+        printf("and against %s for the ID2 rows, %s for the FD2 rows (second order)\n", method_kind_baseline("ID2"),
+               method_kind_baseline("FD2"));
     printf("GFLOP/s = analytic flops per call (harness/measure/flops.h) / median; %%dgemm = that rate over dgemm's\n"
            "(n = nv, 2 n^3 flops) in this run, from nv = %d (below, dgemm is far from its rate)\n", ROOFLINE_MIN_N);
 }

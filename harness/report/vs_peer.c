@@ -45,6 +45,8 @@ static const char *ours_writes(const char *ours, int zeros_preset)
     static const char *const w[][2] = {
         { "fdsva", "qdd, dqdd/dq, dqdd/dv, dqdd/dtau = M^-1, every entry" },
         { "rnea", "tau" }, { "aba", "qdd" }, { "minv", "M^-1, every entry" }, { "crba", "M, every entry" },
+        { "idsva-so", "tau, d2tau/dq2, d2tau/dv2, d2tau/dqdv, dM/dq: the four nv^3 tensors zeroed, then "
+                      "filled, as Pinocchio" },
     };
     for (size_t k = 0; k < sizeof w / sizeof w[0]; k++)
         if (!strcmp(w[k][0], ours)) return w[k][1];

@@ -1,12 +1,13 @@
-/* The key index of a table and the row codec: a row struct to and from
- * its CSV fields by the table's column description (csvlog.h). */
+/* The key index of a table, the row codec (a row struct to and from its
+ * CSV fields by the table's column description), a line split into fields
+ * and a field quoted (csvrow.h). */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rbdiff/rbd.h"
-#include "store/csvlog.h"
+#include "store/csvrow.h"
 
 /* FNV-1a over the key fields, each ended by its NUL. */
 static size_t key_hash(const char *const *key, int nkey)
@@ -140,39 +141,51 @@ int csv_write_row(FILE *f, const csv_col *cols, int ncols, const void *row)
     return RBD_OK;
 }
 
-int csvlog_append_row(csvlog *t, const void *row)
+int csv_split(const char *line, char **fields, int max)
 {
-    char (*buf)[64] = malloc(sizeof *buf * (size_t)t->ncols);
-    const char **f = malloc(sizeof *f * (size_t)t->ncols);
-    int rc = buf && f ? RBD_OK : rbd_fail(RBD_ENOMEM, "out of memory");
-    if (!rc) {
-        csv_row_encode(t->cols, t->ncols, row, buf, f);
-        rc = csvlog_append(t, f);
+    int n = 0;
+    const char *p = line;
+    size_t cap = strlen(line) + 1;
+    for (;;) {
+        char *buf = malloc(cap);
+        if (!buf) goto nomem;
+        size_t k = 0;
+        if (*p == '"') {
+            p++;
+            for (;;) {
+                if (!*p) { free(buf); while (n) free(fields[--n]); return RBD_EPARSE; }
+                if (*p == '"') {
+                    if (p[1] == '"') { buf[k++] = '"'; p += 2; continue; }
+                    p++;
+                    break;
+                }
+                buf[k++] = *p++;
+            }
+            if (*p && *p != ',') { free(buf); while (n) free(fields[--n]); return RBD_EPARSE; }
+        } else {
+            while (*p && *p != ',') {
+                if (*p == '"') { free(buf); while (n) free(fields[--n]); return RBD_EPARSE; }
+                buf[k++] = *p++;
+            }
+        }
+        buf[k] = 0;
+        if (n == max) { free(buf); while (n) free(fields[--n]); return RBD_EPARSE; }
+        fields[n++] = buf;
+        if (!*p) return n;
+        p++;  /* the comma */
     }
-    free(buf);
-    free(f);
-    return rc;
+nomem:
+    while (n) free(fields[--n]);
+    return RBD_ENOMEM;
 }
 
-int csvlog_find_row(const csvlog *t, const void *row)
+void csv_write_field(FILE *f, const char *s)
 {
-    char (*buf)[64] = malloc(sizeof *buf * (size_t)t->ncols);
-    const char **f = malloc(sizeof *f * (size_t)t->ncols);
-    int r = -1;
-    if (buf && f) {
-        csv_row_encode(t->cols, t->ncols, row, buf, f);
-        r = csvlog_find(t, f);
+    if (!strpbrk(s, ",\"\n\r")) { fputs(s, f); return; }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
     }
-    free(buf);
-    free(f);
-    return r;
-}
-
-int csvlog_rows(const csvlog *t, size_t size, void **rows)
-{
-    char *a = calloc((size_t)t->nrows + 1, size);
-    if (!a) return rbd_fail(RBD_ENOMEM, "out of memory");
-    for (int k = 0; k < t->nrows; k++) csv_row_decode(t->cols, t->ncols, t->rows[k], a + (size_t)k * size);
-    *rows = a;
-    return RBD_OK;
+    fputc('"', f);
 }
