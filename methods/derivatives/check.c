@@ -130,6 +130,7 @@ int rbd_method_eval(const rbd_method *meth, void *ws, const rbd_model *m, const 
 int rbd_base_eval(const rbd_base_algo *algo, const rbd_model *m, void *d, const double *q, const double *v,
                   const double *a, const double *tau, double *out)
 {
+    if (!algo || !m || !d || !out) return rbd_fail(RBD_EINVAL, "rbd_base_eval: null argument");
     /* crba and the M^-1 variants read q only; rnea reads v, a; aba v, tau */
     int uses_v = *algo->needs != 0;
     rbd_state in = { q, uses_v ? v : NULL, !strcmp(algo->needs, "a") ? a : NULL,
