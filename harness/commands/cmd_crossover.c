@@ -1,6 +1,5 @@
 /* rbdiff crossover A B: the smallest N at which A becomes faster than B. */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,32 +84,6 @@ done:
     return status;
 }
 
-/* One search per bf, each printed as it ends and appended to the set. */
-static int search_all(const sweep_config *c, const xo_opts *xo, const rbd_method *m[2], xo_set *set)
-{
-    printf("%-12s %-12s %5s %9s %8s %-14s %6s %6s %10s\n", "A", "B", "bf", "N_cross", "bracket", "status", "probes",
-           "reps", "confidence");
-    for (int b = 0; b < c->nbf && !cli_interrupted; b++) {
-        crossover_row row;
-        xo_result r;
-        if (xo_set_has(set, m[0]->name, m[1]->name, c->bf[b], xo, &row)) {
-            fprintf(stderr, "rbdiff crossover: %s vs %s at bf = %g already in %s; skipped\n", m[0]->name, m[1]->name,
-                    c->bf[b], set->rows.path);
-            continue;
-        }
-        int rc = xo_set_search(set, m[0], m[1], c->bf[b], c, xo, &cli_interrupted, &r, &row);
-        if (rc == 1) break;
-        if (rc) return cli_lib_error("crossover", EXIT_FAIL);
-        char ncross[32] = "-";
-        if (isfinite(row.N_cross)) snprintf(ncross, sizeof ncross, "%.0f", row.N_cross);
-        printf("%-12s %-12s %5g %9s %4d:%-3d %-14s %6d %6d %10.4f\n", m[0]->name, m[1]->name, c->bf[b], ncross, r.lo,
-               r.hi, row.status, r.probes, r.reps, r.confidence);
-        fflush(stdout);
-        if (xo_set_append(set, &row)) return cli_lib_error("crossover", EXIT_FAIL);
-    }
-    return EXIT_OK;
-}
-
 int cmd_crossover(int argc, char **argv)
 {
     sweep_config c;
@@ -133,7 +106,8 @@ int cmd_crossover(int argc, char **argv)
     if (!status && xo_set_open(&set, out)) status = cli_lib_error("crossover", EXIT_FAIL);
     if (!status) {
         cli_catch_interrupt();
-        status = search_all(&c, &xo, m, &set);
+        int rc = xo_set_search_all(&set, m[0], m[1], &c, &xo, &cli_interrupted, stdout);
+        if (rc < 0) status = cli_lib_error("crossover", EXIT_FAIL);
     }
     if (!status && out) {
         json_t *xm = json_pack("{s:o}", "method_options", meta_method_options(&c));

@@ -1,4 +1,6 @@
 /* crossover.csv and crossover_probes.csv of a results set (crossover_set.h). */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rbdiff/rbd.h"
@@ -56,4 +58,30 @@ int xo_set_append(xo_set *s, const crossover_row *row)
     if (!s->open) return RBD_OK;
     int rc = csvlog_append_row(&s->rows, row);
     return rc ? rc : crossover_log_probes(&s->probes, row->A, row->B, row->bf, s->pr);
+}
+
+int xo_set_search_all(xo_set *set, const rbd_method *A, const rbd_method *B, const sweep_config *c,
+                      const xo_opts *xo, volatile sig_atomic_t *stop, FILE *out)
+{
+    const rbd_method *m[2] = { A, B };
+    fprintf(out, "%-12s %-12s %5s %9s %8s %-14s %6s %6s %10s\n", "A", "B", "bf", "N_cross", "bracket", "status", "probes",
+           "reps", "confidence");
+    for (int b = 0; b < c->nbf && !*stop; b++) {
+        crossover_row row;
+        xo_result r;
+        if (xo_set_has(set, m[0]->name, m[1]->name, c->bf[b], xo, &row)) {
+            fprintf(stderr, "rbdiff crossover: %s vs %s at bf = %g already in %s; skipped\n", m[0]->name, m[1]->name,
+                    c->bf[b], set->rows.path);
+            continue;
+        }
+        int rc = xo_set_search(set, m[0], m[1], c->bf[b], c, xo, stop, &r, &row);
+        if (rc) return rc;
+        char ncross[32] = "-";
+        if (isfinite(row.N_cross)) snprintf(ncross, sizeof ncross, "%.0f", row.N_cross);
+        fprintf(out, "%-12s %-12s %5g %9s %4d:%-3d %-14s %6d %6d %10.4f\n", m[0]->name, m[1]->name, c->bf[b], ncross, r.lo,
+               r.hi, row.status, r.probes, r.reps, r.confidence);
+        fflush(out);
+        if ((rc = xo_set_append(set, &row))) return rc;
+    }
+    return *stop ? 1 : RBD_OK;
 }

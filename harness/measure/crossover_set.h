@@ -32,5 +32,10 @@ int xo_set_search(xo_set *s, const rbd_method *A, const rbd_method *B, double bf
                   const xo_opts *xo, volatile sig_atomic_t *stop, xo_result *r, crossover_row *row);
 /* Appends the search's row, then its probes (nothing without a directory). */
 int xo_set_append(xo_set *s, const crossover_row *row);
+/* `crossover`'s searches of A vs B, one per bf of c: each printed on out as
+ * it ends and appended; a search the set holds already is skipped with a
+ * line on stderr.  0, 1 when *stop ended it, or a negative code. */
+int xo_set_search_all(xo_set *s, const rbd_method *A, const rbd_method *B, const sweep_config *c,
+                      const xo_opts *xo, volatile sig_atomic_t *stop, FILE *out);
 
 #endif

@@ -83,7 +83,8 @@ set(_pin_std 14)
 if(_pin_ver VERSION_GREATER_EQUAL 4)
   set(_pin_std 17)
 endif()
-add_library(rbdpeer-pinocchio MODULE pinocchio.cpp)
+# Two files, so that the algorithms compile on both cores (pinocchio_peer.hpp).
+add_library(rbdpeer-pinocchio MODULE pinocchio.cpp pinocchio_derivs.cpp)
 peer_module(rbdpeer-pinocchio pinocchio ${_pin_ver})
 set_target_properties(rbdpeer-pinocchio PROPERTIES CXX_STANDARD ${_pin_std} CXX_STANDARD_REQUIRED ON
                       CXX_EXTENSIONS OFF CXX_VISIBILITY_PRESET hidden)
@@ -96,6 +97,17 @@ set_target_properties(rbdpeer-pinocchio PROPERTIES CXX_STANDARD ${_pin_std} CXX_
 set(_pin_opt ${RBD_PEER_OPT})
 if(NOT _pin_src)
   list(REMOVE_ITEM _pin_opt -march=native)
+  # pinocchio::pinocchio brings -fopenmp (OpenMP::OpenMP_CXX: the wheel was
+  # built with it), and with it clang's OpenMPOpt pass runs over the whole
+  # module: with clang 14 it was 60% of the 4.1.0 module's compile time,
+  # and turning it off left every instruction of the timed functions as it
+  # was (only Eigen's parallel-GEMM regions, which a one-thread run never
+  # enters, allocate registers otherwise; harness/peers/README.md, "Cost").
+  include(CheckCXXCompilerFlag)
+  check_cxx_compiler_flag("-mllvm -openmp-opt-disable" RBD_PEER_NO_OMPOPT)
+  if(RBD_PEER_NO_OMPOPT)
+    list(APPEND _pin_opt "SHELL:-mllvm -openmp-opt-disable")
+  endif()
 endif()
 target_compile_options(rbdpeer-pinocchio PRIVATE ${_pin_opt} -w)
 set(_pin_link "header-only, every algorithm compiled here")
@@ -121,6 +133,7 @@ else()
 endif()
 set(_pin_flags "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_RELEASE} ${_pin_opt} -std=c++${_pin_std}")
 string(REPLACE ";" " " _pin_flags "${_pin_flags}")
+string(REPLACE "SHELL:" "" _pin_flags "${_pin_flags}")
 string(STRIP "${_pin_flags}" _pin_flags)
 target_compile_definitions(rbdpeer-pinocchio PRIVATE
   "RBD_PEER_BUILD=\"${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION} ${_pin_flags}, ${_pin_link}\""

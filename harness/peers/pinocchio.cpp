@@ -11,7 +11,10 @@
  * joint); Pinocchio's joint conventions are rbdiff's (free-flyer
  * q = [x y z qx qy qz qw], v and tau in the base frame,
  * tangent-space q derivatives), so the only conversion is the order of the
- * joints, matched by name.  Each bound function has a Data of its own, made
+ * joints, matched by name (pinocchio_joints.hpp, shared with pinocchio-cg).
+ * The derivatives are called from a file of their own (pinocchio_derivs.cpp;
+ * pinocchio_peer.hpp says why).
+ * Each bound function has a Data of its own, made
  * once, as a Pinocchio user keeps one: outputs Pinocchio writes only in part
  * (one triangle of M and M^-1, the related entries of dtau/dq) stay as the
  * previous call left them, and result() completes them for the check.
@@ -21,26 +24,16 @@
 #include <string>
 #include <vector>
 
-#include <pinocchio/algorithm/aba-derivatives.hpp>
 #include <pinocchio/algorithm/aba.hpp>
 #include <pinocchio/algorithm/crba.hpp>
-#include <pinocchio/algorithm/rnea-derivatives.hpp>
-#include <pinocchio/algorithm/rnea-second-order-derivatives.hpp>
 #include <pinocchio/algorithm/rnea.hpp>
-#include <pinocchio/multibody/data.hpp>
-#include <pinocchio/multibody/model.hpp>
 #include <pinocchio/parsers/urdf.hpp>
 
-#include "peer_api.h"
+#include "pinocchio_peer.hpp"
 
 namespace {
 
-using pinocchio::Data;
-using pinocchio::Model;
-using Eigen::MatrixXd;
-using Eigen::VectorXd;
-
-enum Func { RNEA_DERIVS, ABA_DERIVS, RNEA, ABA, MINV, CRBA, RNEA_SO, NFUNC };
+using namespace rbd_pin;
 
 /* Conventions: aba and crba take Pinocchio's default, LOCAL, which a
  * paired run found the faster on most models (peers/README.md, "Pinocchio
@@ -67,44 +60,9 @@ const rbd_peer_func funcs[NFUNC] = {
       0 },
 };
 
-/* Model and Data hold fixed-size Eigen members: aligned new for AVX-512. */
-struct PeerModel {
-    EIGEN_MAKE_ALIGNED_OPERATOR_NEW
-    Model model;
-    std::vector<int> v_of;      /* user v index -> Pinocchio v index */
-    std::vector<int> q_of;      /* user q index -> Pinocchio q index */
-};
-
-struct Ctx {
-    EIGEN_MAKE_ALIGNED_OPERATOR_NEW
-    const PeerModel *pm;
-    Func f;
-    Data data;
-    MatrixXd q, v, a, tau;      /* pool states in Pinocchio's order, one column each */
-    int last;
-    Ctx(const PeerModel *p, Func fn) : pm(p), f(fn), data(p->model), last(-1) {}
-};
-
 void say(char *err, size_t len, const std::string &s)
 {
     if (err && len) std::snprintf(err, len, "%s", s.c_str());
-}
-
-/* Whether Pinocchio's joint has the kind of rbdiff's joint of the same name
- * (RX, RY, RZ, RevoluteUnaligned; PX ... PrismaticUnaligned; the sizes are
- * compared by the caller, which tells revolute (nq 1) from continuous,
- * Pinocchio's unbounded RUB joints with q = (cos, sin)). */
-bool same_kind(const pinocchio::JointModel &j, const rbd_peer_joint &u)
-{
-    const std::string s = j.shortname();
-    switch (u.type) {
-    case 0: return s.rfind("JointModelR", 0) == 0;
-    case 4: return s.rfind("JointModelRUB", 0) == 0 || s == "JointModelRevoluteUnboundedUnaligned";
-    case 1: return s.rfind("JointModelP", 0) == 0;
-    case 2: return s == "JointModelSpherical";
-    case 3: return s == "JointModelFreeFlyer";
-    }
-    return false;
 }
 
 void *load(const char *urdf, int njoint, const rbd_peer_joint *joint, int nq, int nv, char *err, size_t errlen)
@@ -118,33 +76,11 @@ void *load(const char *urdf, int njoint, const rbd_peer_joint *joint, int nq, in
         delete pm;
         return nullptr;
     }
-    const Model &m = pm->model;
-    if (m.nq != nq || m.nv != nv || m.njoints - 1 != njoint) {
-        say(err, errlen, std::string("Pinocchio has nq = ") + std::to_string(m.nq) + ", nv = " +
-            std::to_string(m.nv) + ", " + std::to_string(m.njoints - 1) + " joints; rbdiff has " +
-            std::to_string(nq) + ", " + std::to_string(nv) + ", " + std::to_string(njoint));
+    std::string why;
+    if (!match_joints(pm->model, njoint, joint, nq, nv, pm->order, why)) {
+        say(err, errlen, why);
         delete pm;
         return nullptr;
-    }
-    pm->v_of.assign(nv, -1);
-    pm->q_of.assign(nq, -1);
-    for (int u = 0; u < njoint; u++) {
-        const rbd_peer_joint &uj = joint[u];
-        if (!m.existJointName(uj.name)) {
-            say(err, errlen, std::string("joint '") + uj.name + "' is not in Pinocchio's model");
-            delete pm;
-            return nullptr;
-        }
-        const pinocchio::JointModel &j = m.joints[m.getJointId(uj.name)];
-        if (!same_kind(j, uj) || j.nq() != uj.nq || j.nv() != uj.nv) {
-            say(err, errlen, std::string("joint '") + uj.name + "' is " + j.shortname() + " (nq " +
-                std::to_string(j.nq()) + ", nv " + std::to_string(j.nv()) + ") in Pinocchio, rbdiff type " +
-                std::to_string(uj.type) + " (nq " + std::to_string(uj.nq) + ", nv " + std::to_string(uj.nv) + ")");
-            delete pm;
-            return nullptr;
-        }
-        for (int k = 0; k < uj.nq; k++) pm->q_of[uj.idx_q + k] = j.idx_q() + k;
-        for (int k = 0; k < uj.nv; k++) pm->v_of[uj.idx_v + k] = j.idx_v() + k;
     }
     return pm;
 }
@@ -152,11 +88,6 @@ void *load(const char *urdf, int njoint, const rbd_peer_joint *joint, int nq, in
 void unload(void *p)
 {
     delete static_cast<PeerModel *>(p);
-}
-
-void permute_in(const double *user, int n, const std::vector<int> &of, double *out)
-{
-    for (int k = 0; k < n; k++) out[of[k]] = user[k];
 }
 
 void *bind(void *p, int func, int pool, const double *q, const double *v, const double *a, const double *tau,
@@ -169,10 +100,10 @@ void *bind(void *p, int func, int pool, const double *q, const double *v, const 
         const int nq = pm->model.nq, nv = pm->model.nv;
         c->q.resize(nq, pool); c->v.resize(nv, pool); c->a.resize(nv, pool); c->tau.resize(nv, pool);
         for (int k = 0; k < pool; k++) {
-            permute_in(q + (size_t)k * nq, nq, pm->q_of, c->q.col(k).data());
-            permute_in(v + (size_t)k * nv, nv, pm->v_of, c->v.col(k).data());
-            permute_in(a + (size_t)k * nv, nv, pm->v_of, c->a.col(k).data());
-            permute_in(tau + (size_t)k * nv, nv, pm->v_of, c->tau.col(k).data());
+            permute_in(q + (size_t)k * nq, nq, pm->order.q_of, c->q.col(k).data());
+            permute_in(v + (size_t)k * nv, nv, pm->order.v_of, c->v.col(k).data());
+            permute_in(a + (size_t)k * nv, nv, pm->order.v_of, c->a.col(k).data());
+            permute_in(tau + (size_t)k * nv, nv, pm->order.v_of, c->tau.col(k).data());
         }
         return c;
     } catch (const std::exception &e) {
@@ -187,13 +118,13 @@ int call(void *p, int k)
     const Model &m = c.pm->model;
     Data &d = c.data;
     switch (c.f) {
-    case RNEA_DERIVS: pinocchio::computeRNEADerivatives(m, d, c.q.col(k), c.v.col(k), c.a.col(k)); break;
-    case ABA_DERIVS: pinocchio::computeABADerivatives(m, d, c.q.col(k), c.v.col(k), c.tau.col(k)); break;
+    case RNEA_DERIVS: call_rnea_derivs(c, k); break;
+    case ABA_DERIVS: call_aba_derivs(c, k); break;
     case RNEA: pinocchio::rnea(m, d, c.q.col(k), c.v.col(k), c.a.col(k)); break;
     case ABA: pinocchio::aba(m, d, c.q.col(k), c.v.col(k), c.tau.col(k)); break;
     case MINV: pinocchio::computeMinverse(m, d, c.q.col(k)); break;
     case CRBA: pinocchio::crba(m, d, c.q.col(k)); break;
-    case RNEA_SO: pinocchio::ComputeRNEASecondOrderDerivatives(m, d, c.q.col(k), c.v.col(k), c.a.col(k)); break;
+    case RNEA_SO: call_rnea_so(c, k); break;
     default: return 1;
     }
     c.last = k;
@@ -222,7 +153,7 @@ template<typename T> void permute_tensor(const T &X, const std::vector<int> &of,
 int result(void *p, double *vec, double *mat0, double *mat1, double *mat2, char *err, size_t errlen)
 {
     Ctx &c = *static_cast<Ctx *>(p);
-    const std::vector<int> &of = c.pm->v_of;
+    const std::vector<int> &of = c.pm->order.v_of;
     Data &d = c.data;
     if (c.last < 0) { say(err, errlen, "result before any call"); return 1; }
     auto vec_out = [&](const VectorXd &x) {

@@ -16,6 +16,7 @@
 #include <pinocchio/multibody/model.hpp>
 
 #include "peer_api.h"
+#include "pinocchio_joints.hpp"
 
 /* Set by pinocchio_cg.cmake: the C compiler and flags the generated code is
  * compiled with, and the compiler's identity (its --version line) for the
@@ -45,19 +46,15 @@ extern const rbd_peer_func funcs[NFUNC];
 /* The library of each function in a model's cache folder: <lib_name>.so. */
 extern const char *const lib_name[NFUNC];
 
-/* Our joint order in Pinocchio's: user q / v index -> Pinocchio's. */
-struct Order {
-    std::vector<int> q_of, v_of;
-};
+/* Our joint order in Pinocchio's, as pinocchio.cpp matches it
+ * (pinocchio_joints.hpp). */
+using rbd_pin::Order;
+using rbd_pin::match_joints;
+using rbd_pin::permute_in;
 
 void say(char *err, size_t len, const std::string &s);
 bool read_file(const char *path, std::string &bytes, std::string &why);
 bool build_model(const char *urdf, Model &m, std::string &why);
-/* Matches rbdiff's joints to Pinocchio's by name, kind and size (as
- * pinocchio.cpp does). */
-bool match_joints(const Model &m, int njoint, const rbd_peer_joint *joint, int nq, int nv, Order &o,
-                  std::string &why);
-void permute_in(const double *user, int n, const std::vector<int> &of, double *out);
 
 /* The cache: <cache_root()>/<cg_key(urdf bytes)>/, holding <lib_name>.so per
  * function and status.txt (one line per function: "<lib_name> ok <record s>

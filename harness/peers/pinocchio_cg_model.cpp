@@ -1,6 +1,7 @@
 /*
- * pinocchio-cg: the model from rbdiff's URDF, its joints matched to ours,
- * and where its generated libraries are cached (pinocchio_cg.hpp).
+ * pinocchio-cg: the model from rbdiff's URDF (its joints are matched to ours
+ * by pinocchio_joints.hpp, as pinocchio.cpp's are), and where its generated
+ * libraries are cached (pinocchio_cg.hpp).
  */
 #include "pinocchio_cg.hpp"
 
@@ -42,55 +43,6 @@ bool build_model(const char *urdf, Model &m, std::string &why)
         why = std::string("Pinocchio's URDF parser: ") + e.what();
         return false;
     }
-}
-
-/* Pinocchio's joint of the kind of rbdiff's (pinocchio.cpp, same_kind). */
-static bool same_kind(const pinocchio::JointModel &j, const rbd_peer_joint &u)
-{
-    const std::string s = j.shortname();
-    switch (u.type) {
-    case 0: return s.rfind("JointModelR", 0) == 0;
-    case 4: return s.rfind("JointModelRUB", 0) == 0 || s == "JointModelRevoluteUnboundedUnaligned";
-    case 1: return s.rfind("JointModelP", 0) == 0;
-    case 2: return s == "JointModelSpherical";
-    case 3: return s == "JointModelFreeFlyer";
-    }
-    return false;
-}
-
-bool match_joints(const Model &m, int njoint, const rbd_peer_joint *joint, int nq, int nv, Order &o,
-                  std::string &why)
-{
-    if (m.nq != nq || m.nv != nv || m.njoints - 1 != njoint) {
-        why = "Pinocchio has nq = " + std::to_string(m.nq) + ", nv = " + std::to_string(m.nv) + ", " +
-              std::to_string(m.njoints - 1) + " joints; rbdiff has " + std::to_string(nq) + ", " +
-              std::to_string(nv) + ", " + std::to_string(njoint);
-        return false;
-    }
-    o.v_of.assign(nv, -1);
-    o.q_of.assign(nq, -1);
-    for (int u = 0; u < njoint; u++) {
-        const rbd_peer_joint &uj = joint[u];
-        if (!m.existJointName(uj.name)) {
-            why = std::string("joint '") + uj.name + "' is not in Pinocchio's model";
-            return false;
-        }
-        const pinocchio::JointModel &j = m.joints[m.getJointId(uj.name)];
-        if (!same_kind(j, uj) || j.nq() != uj.nq || j.nv() != uj.nv) {
-            why = std::string("joint '") + uj.name + "' is " + j.shortname() + " (nq " + std::to_string(j.nq()) +
-                  ", nv " + std::to_string(j.nv()) + ") in Pinocchio, rbdiff type " + std::to_string(uj.type) +
-                  " (nq " + std::to_string(uj.nq) + ", nv " + std::to_string(uj.nv) + ")";
-            return false;
-        }
-        for (int k = 0; k < uj.nq; k++) o.q_of[uj.idx_q + k] = j.idx_q() + k;
-        for (int k = 0; k < uj.nv; k++) o.v_of[uj.idx_v + k] = j.idx_v() + k;
-    }
-    return true;
-}
-
-void permute_in(const double *user, int n, const std::vector<int> &of, double *out)
-{
-    for (int k = 0; k < n; k++) out[of[k]] = user[k];
 }
 
 /* FNV-1a, 64 bits: a content key, not a defence against anyone. */
