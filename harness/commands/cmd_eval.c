@@ -251,6 +251,8 @@ int cmd_eval(int argc, char **argv)
     memset(&j, 0, sizeof j);
     j.name = argv[optind];
     if (cli_find_target("eval", j.name, &j.t)) return EXIT_USAGE;
+    int place = out ? atomic_write_check(out) : RBD_OK;    /* a read-only --out: refused before the work */
+    if (place) return cli_lib_error("eval", place == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL);
     if ((status = cli_model("eval", spec, &j.m))) return status;
     if (rbd_state_file_read(state, j.m, &j.sf)) {   /* missing, unreadable or malformed: the input is wrong */
         rbd_model_free(j.m);
