@@ -87,6 +87,8 @@ int cmd_eval(int argc, char **argv)
     if (status) return status < 0 ? EXIT_OK : status;
     cli_target t;
     if (cli_find_target("eval", argv[optind], &t)) return EXIT_USAGE;
+    int place = out ? atomic_write_check(out) : RBD_OK;    /* a read-only --out: refused before the work */
+    if (place) return cli_lib_error("eval", place == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL);
     rbd_model *m;
     if ((status = cli_model("eval", spec, &m))) return status;
     eval_job j;
