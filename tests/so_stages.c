@@ -57,7 +57,7 @@ static void compose(const double *const T[4], const double *Fq, const double *Fv
 {
     double *B[4];
     for (int t = 0; t < 3; t++) B[t] = dup_of(T[t], n3);
-    B[3] = calloc(n3, sizeof *B[3]);
+    if (!(B[3] = calloc(n3, sizeof *B[3]))) { fputs("so_stages: out of memory\n", stderr); exit(1); }
     add_dM(T[3], Fq, B[0], 0);
     add_dM(T[3], Fq, B[0], 1);
     add_dM(T[3], Fv, B[2], 0);
@@ -194,5 +194,12 @@ int main(int argc, char **argv)
         score_line("fdsva-forces' qdd_x, exact M^-1", O, &ref);
     }
     rbd_data_free(d);
+    free(L);
+    for (int t = 0; t < 4; t++) { free(T[t]); free(O[t]); free(X[t]); free(eTc[t]); }
+    rbdref_so_result_free(&ref);
+    rbdref_result_free(&r1);
+    free(qdd); free(Fq); free(Fv); free(Minv); free(tw);
+    free(q); free(v); free(a); free(tau);
+    rbd_model_free(m);
     return 0;
 }

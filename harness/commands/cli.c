@@ -125,3 +125,40 @@ void cli_joint_list(unsigned joints, char *buf, size_t len)
             used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? "," : "",
                                      rbd_joint_type_name((rbd_joint_type)t));
 }
+
+int cli_keyed_flags(const char *cmd, int argc, char **argv, const char *const (*keymap)[2], int nmap,
+                    const char *help, sweep_config *c, const char **out)
+{
+    struct option *opts = calloc((size_t)nmap + 4, sizeof *opts);
+    if (!opts) return cli_error(cmd, EXIT_FAIL, "out of memory");
+    for (int k = 0; k < nmap; k++) opts[k] = (struct option){ keymap[k][0], required_argument, 0, 1000 + k };
+    opts[nmap] = (struct option){ "config", required_argument, 0, 'c' };
+    opts[nmap + 1] = (struct option){ "out", required_argument, 0, 'o' };
+    opts[nmap + 2] = (struct option){ "help", no_argument, 0, 'h' };
+    const char *config = NULL;
+    int ch, status = EXIT_USAGE;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1) {
+        if (ch == 'h') { fputs(help, stdout); status = -1; goto done; }
+        if (ch == 'c') config = optarg;
+        else if (ch == 'o') *out = optarg;
+        else if (ch < 1000) { cli_bad_option(cmd, ch, argv); goto done; }
+    }
+    if (optind < argc) { cli_error(cmd, 0, "unexpected argument '%s'", argv[optind]); cli_usage_error(cmd); goto done; }
+    if (config) {
+        if (sweep_config_read(c, config)) { cli_lib_error(cmd, 0); goto done; }
+        sweep_config_allow_override(c);
+    }
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1) {
+        if (ch < 1000) continue;
+        char where[64];
+        snprintf(where, sizeof where, "--%s", keymap[ch - 1000][0]);
+        if (sweep_config_set(c, keymap[ch - 1000][1], optarg, where)) { cli_lib_error(cmd, 0); goto done; }
+    }
+    status = 0;
+done:
+    free(opts);
+    return status;
+}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include "rbdiff/method.h"
 #include "measure/timeable.h"
+#include "plan/sweepconf.h"
 
 /* The exit-status rule (harness/README.md): EXIT_USAGE whenever the input
  * given is wrong -- command line, options, config, model spec or URDF file
@@ -82,6 +83,12 @@ extern char **cli_argv;
 /* After getopt_long returned '?' or ':' (optstring starting with ':', and
  * opterr = 0): names the offending option, returns EXIT_USAGE. */
 int cli_bad_option(const char *cmd, int c, char **argv);
+/* Flags that are sweep-config keys (keymap[k] = { flag, key }) over an
+ * optional config file (-c FILE, read first so that the flags override
+ * it), with -o DIR (into *out) and -h (help printed on stdout): 0 to go on,
+ * -1 after --help, else the exit status (message printed). */
+int cli_keyed_flags(const char *cmd, int argc, char **argv, const char *const (*keymap)[2], int nmap,
+                    const char *help, sweep_config *c, const char **out);
 /* Joint type names supported by a method ("revolute, prismatic, ..."). */
 void cli_joint_list(unsigned joints, char *buf, size_t len);
 #endif

@@ -1,18 +1,10 @@
 /* rbdiff accuracy: every method against the MPFR reference (issue 5). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include "accuracy/accuracy_run.h"
-#include "accuracy/accuracy_sweep.h"
+#include "accuracy/accuracy_audit.h"
 #include "commands/cli.h"
-#include "store/lock.h"
 #include "store/meta.h"
-#include "store/resume.h"
-#include "plan/modelspec.h"
-#include "report/report.h"
-#include "report/report_accuracy.h"
 
 static const char help[] =
     "Usage: rbdiff accuracy [--N LIST] [--bf LIST] [--robots LIST] [--model SPEC] [options]\n\n"
@@ -67,98 +59,30 @@ enum { NMAP = sizeof keymap / sizeof keymap[0] };
 
 int cmd_accuracy(int argc, char **argv)
 {
-    struct option opts[NMAP + 4];
-    memset(opts, 0, sizeof opts);
-    for (int k = 0; k < NMAP; k++) opts[k] = (struct option){ keymap[k][0], required_argument, 0, 1000 + k };
-    opts[NMAP] = (struct option){ "config", required_argument, 0, 'c' };
-    opts[NMAP + 1] = (struct option){ "out", required_argument, 0, 'o' };
-    opts[NMAP + 2] = (struct option){ "help", no_argument, 0, 'h' };
     sweep_config c;
     sweep_config_init(&c);
-    const char *config = NULL, *out = NULL;
-    char *dir = NULL;
+    const char *out = NULL;
+    char *dir = NULL, *cl = NULL;
     results_lock lk = { -1, NULL, NULL, 0 };
-    int ch, status = EXIT_USAGE;
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1) {
-        if (ch == 'h') { fputs(help, stdout); status = EXIT_OK; goto done; }
-        if (ch == 'c') config = optarg;
-        else if (ch == 'o') out = optarg;
-        else if (ch < 1000) { cli_bad_option("accuracy", ch, argv); goto done; }
-    }
-    if (optind < argc) { cli_error("accuracy", 0, "unexpected argument '%s'", argv[optind]); cli_usage_error("accuracy"); goto done; }
-    if (config) {
-        int rc = sweep_config_read(&c, config);
-        if (rc) { status = cli_lib_error("accuracy", EXIT_USAGE); goto done; }
-        sweep_config_allow_override(&c);
-    }
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1) {
-        if (ch < 1000) continue;
-        char where[64];
-        snprintf(where, sizeof where, "--%s", keymap[ch - 1000][0]);
-        if (sweep_config_set(&c, keymap[ch - 1000][1], optarg, where)) { cli_lib_error("accuracy", 0); goto done; }
-    }
-    if (!c.nacc_N && !c.nacc_models && !c.nrobots) {
+    int bad_input = 0, status = cli_keyed_flags("accuracy", argc, argv, keymap, NMAP, help, &c, &out);
+    if (!status && !c.nacc_N && !c.nacc_models && !c.nrobots) {
         cli_error("accuracy", 0, "nothing to audit: give --N LIST, --robots LIST or --model SPEC");
-        cli_usage_error("accuracy");
-        goto done;
+        status = cli_usage_error("accuracy");
     }
-    bench_model *bm = NULL;
-    int nbm = 0;
-    if (accuracy_models(&c, &bm, &nbm)) { cli_lib_error("accuracy", 0); goto done; }
-    int bad = bench_models_check(bm, nbm) ? cli_lib_error("accuracy", EXIT_USAGE) : EXIT_OK;
-    if (!bad && bench_so_sizes_check(&c, bm, nbm, 1)) bad = cli_lib_error("accuracy", EXIT_FAIL);
-    free(bm);
-    if (bad) { status = bad; goto done; }   /* 2 a bad spec, 1 a size the machine lacks */
-    status = EXIT_FAIL;
-    dir = out ? strdup(out) : cli_results_dir("accuracy");
-    if (!dir) { cli_error("accuracy", 0, "out of memory"); goto done; }
-    /* one writer for the whole run (lock.h); a directory to resume is an
-     * input, and its rows were computed with settings that must be this
-     * run's (resume.h) */
-    json_t *ident = json_pack("{s:o}", "accuracy_settings", accuracy_identity(&c));
-    char *lcl = meta_cmdline(cli_argc, cli_argv);
-    int bad_input = 0, irc = ident ? resume_open(&lk, dir, lcl, ident, &bad_input) : rbd_fail(RBD_ENOMEM, "out of memory");
-    free(lcl);
-    if (irc) { json_decref(ident); status = cli_lib_error("accuracy", bad_input ? EXIT_USAGE : EXIT_FAIL); goto done; }
-    char *cl = meta_cmdline(cli_argc, cli_argv);
-    int mrc = meta_write(dir, cl, ident);
-    json_decref(ident);
-    free(cl);
-    if (mrc) { cli_lib_error("accuracy", 0); goto done; }
-    cli_catch_interrupt();
-    int st = accuracy_sweep("accuracy", &c, dir, &cli_interrupted);
-    if (st < 0) { cli_lib_error("accuracy", 0); goto done; }
-    /* tables.md: the timings of the directory (if any) and the audit */
-    timing_row *rows = NULL;
-    int nrows = 0;
-    char *tp = results_path(dir, TIMINGS_CSV);
-    FILE *tf = tp ? fopen(tp, "r") : NULL;
-    if (tf) fclose(tf);
-    if (tf && timing_rows_load(tp, &rows, &nrows)) { free(tp); cli_lib_error("accuracy", 0); goto done; }
-    free(tp);
-    int rc = report_write_tables(dir, rows, nrows);
-    free(rows);
-    if (rc) { cli_lib_error("accuracy", 0); goto done; }
-    csvlog acc;
-    int present = 0;
-    if (accuracy_read(dir, &acc, &present)) { cli_lib_error("accuracy", 0); goto done; }
-    csvlog cond;
-    int have_cond = 0;
-    if (present && conditioning_read(dir, &cond, &have_cond)) { csvlog_close(&acc); cli_lib_error("accuracy", 0); goto done; }
-    if (present) {
-        accuracy_summary(stdout, &acc, have_cond ? &cond : NULL);
-        if (have_cond) csvlog_close(&cond);
-        fflush(stdout);
-        fprintf(stderr, "rbdiff accuracy: %d rows in %s\n", acc.nrows, acc.path);
-        csvlog_close(&acc);
+    if (!status && accuracy_models_check(&c, &bad_input))   /* 2 a bad spec, 1 a size the machine lacks */
+        status = cli_lib_error("accuracy", bad_input ? EXIT_USAGE : EXIT_FAIL);
+    if (!status && !(dir = out ? strdup(out) : cli_results_dir("accuracy")))
+        status = cli_error("accuracy", EXIT_FAIL, "out of memory");
+    if (!status && !(cl = meta_cmdline(cli_argc, cli_argv))) status = cli_error("accuracy", EXIT_FAIL, "out of memory");
+    if (!status) {
+        cli_catch_interrupt();
+        int st = accuracy_audit(stdout, "accuracy", &c, dir, &lk, cl, &cli_interrupted, &bad_input);
+        if (st < 0) status = cli_lib_error("accuracy", bad_input ? EXIT_USAGE : EXIT_FAIL);
+        else if (st == 1) status = cli_error("accuracy", EXIT_INTERRUPTED, "interrupted; rerun to resume");
     }
-    status = st == 1 ? cli_error("accuracy", EXIT_INTERRUPTED, "interrupted; rerun to resume") : EXIT_OK;
-done:
     results_lock_release(&lk, status == EXIT_USAGE);
+    free(cl);
     free(dir);
     sweep_config_free(&c);
-    return status;
+    return status < 0 ? EXIT_OK : status;
 }

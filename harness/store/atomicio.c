@@ -1,5 +1,6 @@
 /* Atomic file replacement and durable appends (interrupt safety). */
 #include <errno.h>
+#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -106,11 +107,28 @@ int atomic_write_json(const char *path, const json_t *j)
 int write_place_code(int e)
 {
     switch (e) {
-    case EROFS: case EACCES: case EPERM: case ENOTDIR: case EEXIST: case ENAMETOOLONG: case ELOOP:
+    case EROFS: case EACCES: case EPERM: case ENOTDIR: case EEXIST: case ENAMETOOLONG: case ELOOP: case ENOENT:
         return RBD_EINVAL;
     default:
         return RBD_EIO;
     }
+}
+
+int atomic_write_check(const char *path)
+{
+    char *copy = strdup(path);
+    if (!copy) return rbd_fail(RBD_ENOMEM, "out of memory");
+    const char *dir = dirname(copy);
+    struct stat st;
+    int rc = RBD_OK;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        rc = rbd_fail(RBD_EINVAL, "%s: is a directory (a file to write was expected)", path);
+    else if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        rc = rbd_fail(RBD_EINVAL, "%s: cannot be written in '%s': a file, not a directory", path, dir);
+    else if (access(dir, W_OK | X_OK) != 0)
+        rc = rbd_fail(write_place_code(errno), "%s: cannot be written in '%s': %s", path, dir, strerror(errno));
+    free(copy);
+    return rc;
 }
 
 int mkdir_p(const char *path)

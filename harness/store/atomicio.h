@@ -27,10 +27,15 @@ int atomic_stopped(void);
 
 /* What a failure to make or write into a place the user named says, from
  * its errno: RBD_EINVAL when the place cannot hold output whatever the
- * machine's state (read-only, no permission, a file in the way, a name too
- * long), found before any work, so refused as input (exit 2); RBD_EIO
+ * machine's state (read-only, no permission, a file in the way, a
+ * directory missing, a name too long), found before any work, so refused as input (exit 2); RBD_EIO
  * otherwise (a full disk, an I/O error: the run's, exit 1). */
 int write_place_code(int e);
+
+/* Whether a file can be made at path (its directory there and writable,
+ * path not a directory), before the work that computes it: RBD_OK, else
+ * the code write_place_code gives, naming the path (eval --out). */
+int atomic_write_check(const char *path);
 
 /* mkdir -p; errors name the component that could not be made, with the
  * code write_place_code gives. */
