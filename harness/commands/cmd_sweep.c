@@ -1,19 +1,15 @@
 /* rbdiff sweep: methods x bf x N (x extra models) into a results directory,
- * interrupt-safe and resumable: its flags, then the sweep engine
- * (measure/sweep.h), the accuracy audit and the derived files. */
+ * interrupt-safe and resumable: its flags, then the sweep's run
+ * (measure/sweep_run.h: the plan, the set, the cells, crossovers and the
+ * accuracy audit) and the derived files (report/report.h). */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include "accuracy/accuracy_sweep.h"
 #include "commands/cli.h"
-#include "measure/sweep.h"
+#include "measure/sweep_run.h"
 #include "report/report.h"
 #include "store/meta.h"
-#include "store/resume.h"
 
 static const char help[] =
     "Usage: rbdiff sweep [--config FILE] [--out DIR] [--KEY VALUE ...]\n\n"
@@ -91,70 +87,11 @@ done:
     return status;
 }
 
-/* Everything the sweep will read, checked before anything is written:
- * the plan's cells (sweep.h), the audit's models, the CPU to pin. */
-static int plan_sweep(sweep_config *c, shard_spec sh, sweep_plan *p)
+/* The derived files from every row the set holds, then the tally. */
+static int finish(const char *dir, const char *cl, const sweep_set *set, const sweep_tally *t)
 {
-    if (!c->nN && !c->nmodels && !c->nrobots && !accuracy_wanted(c))
-        return cli_error("sweep", EXIT_USAGE, "nothing to sweep: give N (--N LIST or 'N =' in a config)");
-    if (c->nN && !c->nbf && sweep_config_set(c, "bf", "1", "--bf")) return cli_lib_error("sweep", EXIT_USAGE);
-    int bad_input;
-    if (sweep_plan_make("sweep", c, sh, p, &bad_input)) return cli_lib_error("sweep", bad_input ? EXIT_USAGE : EXIT_FAIL);
-    if (accuracy_wanted(c)) {
-        bench_model *am = NULL;
-        int nam = 0;
-        if (accuracy_models(c, &am, &nam)) return cli_lib_error("sweep", EXIT_USAGE);
-        int bad = bench_models_check(am, nam) ? cli_lib_error("sweep", EXIT_USAGE) : EXIT_OK;
-        if (!bad && bench_so_sizes_check(c, am, nam, 1)) bad = cli_lib_error("sweep", EXIT_FAIL);
-        free(am);
-        if (bad) return bad;
-    }
-    return bench_setup(c) ? cli_lib_error("sweep", EXIT_USAGE) : EXIT_OK;    /* --pin to a CPU that is not there: refused before any write */
-}
-
-/* The set taken (its lock, checked as an input to resume: another build's,
- * other settings, a garbage meta.json or a malformed table are refused
- * before any file is opened for writing), its tables opened, meta.json. */
-static int open_set(const sweep_plan *p, const char *dir, results_lock *lk, sweep_set *set, perfctr **pc)
-{
-    const sweep_config *c = p->c;
-    json_t *meta = resume_settings(c);
-    if (meta && accuracy_wanted(c)) json_object_set_new(meta, "accuracy_settings", accuracy_identity(c));
-    char *cl = meta_cmdline(cli_argc, cli_argv);
-    int bad_input = 0, status = EXIT_OK;
-    int rc = meta ? resume_open(lk, dir, cl, meta, &bad_input) : rbd_fail(RBD_ENOMEM, "out of memory");
-    if (!rc) rc = sweep_set_open("sweep", set, dir, p);
-    if (!rc) {
-        *pc = bench_counters("sweep", c->counters);
-        rc = sweep_set_meta(dir, p, meta, *pc != NULL, cl);
-    }
-    if (rc) status = cli_lib_error("sweep", bad_input ? EXIT_USAGE : EXIT_FAIL);
-    free(cl);
-    json_decref(meta);
-    return status;
-}
-
-/* The cells, the crossovers, the audit, then the derived files from every
- * row the set holds. */
-static int run_sweep(const sweep_plan *p, const char *dir, sweep_set *set, perfctr *pc)
-{
-    sweep_tally t = { 0, 0 };
-    cli_catch_interrupt();
-    int rc = sweep_cells_run("sweep", p, set, pc, &cli_interrupted, &t);
-    if (rc == SWEEP_REPORTED) return EXIT_FAIL;
-    if (!rc && !cli_interrupted && p->c->nxo) rc = sweep_crossovers(p, dir, &cli_interrupted);
-    if (rc) return cli_lib_error("sweep", EXIT_FAIL);
-    if (!cli_interrupted && accuracy_wanted(p->c) && accuracy_sweep("sweep", p->c, dir, &cli_interrupted) < 0)
-        return cli_lib_error("sweep", EXIT_FAIL);
-    void *rows = NULL;
-    char *cl = meta_cmdline(cli_argc, cli_argv);
-    rc = csvlog_rows(&set->timings, sizeof(timing_row), &rows);
-    if (!rc) rc = timing_rows_attach(dir, rows, set->timings.nrows);
-    if (!rc) rc = report_write_derived(dir, rows, set->timings.nrows, cl);
-    free(cl);
-    free(rows);
-    if (rc) return cli_lib_error("sweep", EXIT_FAIL);
-    fprintf(stderr, "rbdiff sweep: %d measured, %d already present, %d rows in %s\n", t.measured, t.skipped,
+    if (report_write_derived_log(dir, &set->timings, cl)) return cli_lib_error("sweep", EXIT_FAIL);
+    fprintf(stderr, "rbdiff sweep: %d measured, %d already present, %d rows in %s\n", t->measured, t->skipped,
             set->timings.nrows, set->timings.path);
     if (cli_interrupted)
         return cli_error("sweep", EXIT_INTERRUPTED, "interrupted; every finished row is in %s; rerun to resume",
@@ -175,17 +112,24 @@ int cmd_sweep(int argc, char **argv)
     memset(&set, 0, sizeof set);
     results_lock lk = { -1, NULL, NULL, 0 };
     perfctr *pc = NULL;
-    char *dir = NULL;
-    int status = read_args(argc, argv, &c, &out, &sh);
-    if (!status) status = plan_sweep(&c, sh, &p);
-    if (!status && !(dir = out ? strdup(out) : cli_results_dir(c.name)))
+    sweep_tally t = { 0, 0 };
+    char *dir = NULL, *cl = NULL;
+    int bad_input = 0, status = read_args(argc, argv, &c, &out, &sh);
+    if (!status && sweep_check("sweep", &c, sh, &p, &bad_input)) status = cli_lib_error("sweep", bad_input ? EXIT_USAGE : EXIT_FAIL);
+    if (!status && (!(dir = out ? strdup(out) : cli_results_dir(c.name)) || !(cl = meta_cmdline(cli_argc, cli_argv))))
         status = cli_error("sweep", EXIT_FAIL, "out of memory");
-    if (!status) status = open_set(&p, dir, &lk, &set, &pc);
-    if (!status) status = run_sweep(&p, dir, &set, pc);
+    if (!status && sweep_open("sweep", &p, dir, cl, &lk, &set, &pc, &bad_input))
+        status = cli_lib_error("sweep", bad_input ? EXIT_USAGE : EXIT_FAIL);
+    if (!status) {
+        cli_catch_interrupt();
+        int rc = sweep_measure("sweep", &p, dir, &set, pc, &cli_interrupted, &t);
+        status = rc == SWEEP_REPORTED ? EXIT_FAIL : rc ? cli_lib_error("sweep", EXIT_FAIL) : finish(dir, cl, &set, &t);
+    }
     results_lock_release(&lk, status == EXIT_USAGE);
     perfctr_close(pc);
     sweep_set_close(&set);
     sweep_plan_free(&p);
+    free(cl);
     free(dir);
     sweep_config_free(&c);
     return status < 0 ? EXIT_OK : status;
