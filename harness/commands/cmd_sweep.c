@@ -51,40 +51,11 @@ static const char help[] =
     "config, model specs or files, a DIR of another build), 130 interrupted\n"
     "(rerun to resume).\n";
 
-/* Flags and config: pass 1 reads the config file, so that the flags
- * (pass 2) override it.  0 to go on, else the exit status (-1: --help). */
-static int read_args(int argc, char **argv, sweep_config *c, const char **out, shard_spec *sh)
+/* --shard K/N, sweep's own flag. */
+static int take_shard(int ch, const char *arg, void *sh)
 {
-    static const struct option extra[] = { { "config", required_argument, 0, 'c' }, { "out", required_argument, 0, 'o' },
-                                           { "help", no_argument, 0, 'h' }, { "shard", required_argument, 0, 'S' } };
-    struct option *opts = sweep_options(extra, 4);
-    if (!opts) return cli_error("sweep", EXIT_FAIL, "out of memory");
-    const char *config = NULL;
-    int ch, status = EXIT_USAGE;
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1) {
-        if (ch == 'h') { fputs(help, stdout); status = -1; goto done; }
-        if (ch == 'c') config = optarg;
-        else if (ch == 'o') *out = optarg;
-        else if (ch == 'S') { if (shard_parse(optarg, sh)) { cli_lib_error("sweep", 0); goto done; } }
-        else if (ch < SWEEP_OPT_BASE) { cli_bad_option("sweep", ch, argv); goto done; }
-    }
-    if (optind < argc) { cli_error("sweep", 0, "unexpected argument '%s'", argv[optind]); cli_usage_error("sweep"); goto done; }
-    if (config) {
-        if (sweep_config_read(c, config)) { cli_lib_error("sweep", 0); goto done; }
-        sweep_config_allow_override(c);
-    }
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1)
-        if (ch >= SWEEP_OPT_BASE && sweep_config_flag(c, ch - SWEEP_OPT_BASE, optarg)) {
-            cli_lib_error("sweep", 0);
-            goto done;
-        }
-    status = 0;
-done:
-    free(opts);
-    return status;
+    (void)ch;
+    return shard_parse(arg, sh) ? cli_lib_error("sweep", EXIT_USAGE) : 0;
 }
 
 /* The derived files from every row the set holds, then the tally. */
@@ -102,6 +73,7 @@ static int finish(const char *dir, const char *cl, const sweep_set *set, const s
 
 int cmd_sweep(int argc, char **argv)
 {
+    static const struct option shard_opt[] = { { "shard", required_argument, 0, 'S' } };
     sweep_config c;
     sweep_config_init(&c);
     const char *out = NULL;
@@ -114,7 +86,7 @@ int cmd_sweep(int argc, char **argv)
     perfctr *pc = NULL;
     sweep_tally t = { 0, 0 };
     char *dir = NULL, *cl = NULL;
-    int bad_input = 0, status = read_args(argc, argv, &c, &out, &sh);
+    int bad_input = 0, status = cli_config_args("sweep", argc, argv, help, shard_opt, 1, take_shard, &sh, &c, &out);
     if (!status && sweep_check("sweep", &c, sh, &p, &bad_input)) status = cli_lib_error("sweep", bad_input ? EXIT_USAGE : EXIT_FAIL);
     if (!status && (!(dir = out ? strdup(out) : cli_results_dir(c.name)) || !(cl = meta_cmdline(cli_argc, cli_argv))))
         status = cli_error("sweep", EXIT_FAIL, "out of memory");
