@@ -162,3 +162,42 @@ done:
     free(opts);
     return status;
 }
+
+int cli_config_args(const char *cmd, int argc, char **argv, const char *help, const struct option *own, int nown,
+                    int (*take)(int ch, const char *arg, void *ctx), void *ctx, sweep_config *c, const char **out)
+{
+    struct option base[3 + 8] = { { "config", required_argument, 0, 'c' }, { "out", required_argument, 0, 'o' },
+                                  { "help", no_argument, 0, 'h' } };
+    if (nown > 8) return cli_error(cmd, EXIT_FAIL, "too many options");
+    for (int k = 0; k < nown; k++) base[3 + k] = own[k];
+    struct option *opts = sweep_options(base, 3 + nown);
+    if (!opts) return cli_error(cmd, EXIT_FAIL, "out of memory");
+    const char *config = NULL;
+    int ch, status = EXIT_USAGE;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1) {
+        if (ch == 'h') { fputs(help, stdout); status = -1; goto done; }
+        if (ch == 'c') config = optarg;
+        else if (ch == 'o') *out = optarg;
+        else if (ch >= SWEEP_OPT_BASE) continue;
+        else if (ch == '?' || ch == ':') { cli_bad_option(cmd, ch, argv); goto done; }
+        else if ((status = take(ch, optarg, ctx))) goto done;
+        status = EXIT_USAGE;
+    }
+    if (optind < argc) { cli_error(cmd, 0, "unexpected argument '%s'", argv[optind]); cli_usage_error(cmd); goto done; }
+    if (config) {
+        if (sweep_config_read(c, config)) { cli_lib_error(cmd, 0); goto done; }
+        sweep_config_allow_override(c);
+    }
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1)
+        if (ch >= SWEEP_OPT_BASE && sweep_config_flag(c, ch - SWEEP_OPT_BASE, optarg)) {
+            cli_lib_error(cmd, 0);
+            goto done;
+        }
+    status = 0;
+done:
+    free(opts);
+    return status;
+}

@@ -4,9 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands/cli.h"
-#include "measure/crossover_set.h"
+#include "measure/crossover_search.h"
 #include "store/meta.h"
-#include "store/resume.h"
 
 static const char help[] =
     "Usage: rbdiff crossover A B [--bf LIST] [--range LO:HI] [--out DIR] [options]\n\n"
@@ -92,32 +91,16 @@ int cmd_crossover(int argc, char **argv)
     xo_opts_from_config(&xo, &c);
     const char *out = NULL;
     const rbd_method *m[2] = { NULL, NULL };
-    xo_set set;
-    memset(&set, 0, sizeof set);
-    results_lock lk = { -1, NULL, NULL, 0 };
     char *cl = meta_cmdline(cli_argc, cli_argv);
     int status = read_args(argc, argv, &c, &xo, &out, m), bad_input = 0;
     if (!status) status = bench_setup(&c) ? cli_lib_error("crossover", EXIT_USAGE) : EXIT_OK;    /* --pin: refused before any write */
-    /* a directory to resume is an input: another build's, a garbage
-     * meta.json or a malformed table is refused before anything is
-     * written (resume.h; the crossover options are in the rows' key) */
-    if (!status && out && resume_open(&lk, out, cl, NULL, &bad_input))
-        status = cli_lib_error("crossover", bad_input ? EXIT_USAGE : EXIT_FAIL);
-    if (!status && xo_set_open(&set, out)) status = cli_lib_error("crossover", EXIT_FAIL);
     if (!status) {
         cli_catch_interrupt();
-        int rc = xo_set_search_all(&set, m[0], m[1], &c, &xo, &cli_interrupted, stdout);
-        if (rc < 0) status = cli_lib_error("crossover", EXIT_FAIL);
+        int rc = crossover_search(out, cl, m[0], m[1], &c, &xo, &cli_interrupted, stdout, &bad_input);
+        if (rc < 0) status = cli_lib_error("crossover", bad_input ? EXIT_USAGE : EXIT_FAIL);
+        else if (cli_interrupted)
+            status = cli_error("crossover", EXIT_INTERRUPTED, "interrupted; finished rows are on disk");
     }
-    if (!status && out) {
-        json_t *xm = json_pack("{s:o}", "method_options", meta_method_options(&c));
-        if (meta_write(out, cl, xm)) status = cli_lib_error("crossover", EXIT_FAIL);
-        json_decref(xm);
-    }
-    if (!status && cli_interrupted)
-        status = cli_error("crossover", EXIT_INTERRUPTED, "interrupted; finished rows are on disk");
-    results_lock_release(&lk, status == EXIT_USAGE);
-    xo_set_close(&set);
     free(cl);
     sweep_config_free(&c);
     return status < 0 ? EXIT_OK : status;

@@ -2,15 +2,12 @@
  * each build's time over the reference build's per round; exit 1 on a
  * regression. */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands/cli.h"
-#include "measure/bench.h"
-#include "measure/pairing.h"
+#include "measure/pair_run.h"
 #include "report/pair_table.h"
-#include "store/results.h"
 
 static const char help[] =
     "Usage: rbdiff pair --build LABEL=PATH --build LABEL=PATH [...] --methods LIST\n"
@@ -45,49 +42,16 @@ static const char help[] =
     "Exit status: 0 no cell slower; 1 a cell SLOWER (a regression) or a worker\n"
     "failed; 2 the input is wrong; 130 interrupted.\n";
 
-typedef struct {
-    const char *labels[PAIR_MAX_BUILDS], *paths[PAIR_MAX_BUILDS];
-    int nb, ref, rounds, instances;
-    const char *reference, *out;
-    double threshold, alpha;
-} pair_args;
-
-/* The flags every worker gets: what the timing and the methods depend on. */
-static int worker_args(const sweep_config *c, char buf[16][64], char **args)
+/* The verdicts' table on stdout and --out's tables; exit 1 on a cell
+ * slower than the reference. */
+static int judge(const pair_args *a, const pair_cell *cells, int nc)
 {
-    int n = 0;
-#define ARG(...) (snprintf(buf[n], sizeof buf[n], __VA_ARGS__), args[n] = buf[n], n++)
-    ARG("--pin"), ARG("%d", c->pin);
-    ARG("--seed"), ARG("%llu", (unsigned long long)c->seed);
-    ARG("--pool"), ARG("%d", c->pool);
-    ARG("--batch-ms"), ARG("%.17g", c->batch_ms);
-    ARG("--warmup-ms"), ARG("%.17g", c->warmup_ms);
-    ARG("--counters"), ARG("%s", c->counters ? "yes" : "no");
-    ARG("--blas-threads"), ARG("%d", c->blas_threads);
-#undef ARG
-    args[n] = NULL;
-    return n;
+    pair_judging jd = { a->labels, a->nb, a->ref, a->rounds, a->threshold, a->alpha };
+    int slower = pair_print_table(&jd, cells, nc);
+    if (a->out && pair_write_tables(a->out, &jd, cells, nc)) return cli_lib_error("pair", EXIT_FAIL);
+    if (slower) fprintf(stderr, "rbdiff pair: %d cell%s SLOWER than %s\n", slower, slower > 1 ? "s" : "", a->labels[a->ref]);
+    return slower ? EXIT_FAIL : EXIT_OK;
 }
-
-static int parse_build(pair_args *a, char *v)
-{
-    char *eq = strchr(v, '=');
-    if (!eq || eq == v || !eq[1]) return cli_error("pair", EXIT_USAGE, "--build '%s': want LABEL=PATH", v);
-    if (a->nb == PAIR_MAX_BUILDS) return cli_error("pair", EXIT_USAGE, "--build: at most %d builds", PAIR_MAX_BUILDS);
-    *eq = 0;
-    for (int b = 0; b < a->nb; b++)
-        if (!strcmp(a->labels[b], v)) return cli_error("pair", EXIT_USAGE, "--build: label '%s' given twice", v);
-    for (const char *p = v; *p; p++)
-        if (*p == ',' || *p == '"' || *p == ' ') return cli_error("pair", EXIT_USAGE, "--build label '%s': no commas, quotes or spaces", v);
-    if (strlen(v) >= sizeof(((pair_row *)0)->build))
-        return cli_error("pair", EXIT_USAGE, "--build label '%s': longer than %zu characters", v,
-                         sizeof(((pair_row *)0)->build) - 1);
-    a->labels[a->nb] = v;
-    a->paths[a->nb++] = eq + 1;
-    return 0;
-}
-
-int pair_main(pair_args *a, const sweep_config *c);
 
 int cmd_pair(int argc, char **argv)
 {
@@ -112,7 +76,7 @@ int cmd_pair(int argc, char **argv)
         }
         double x;
         switch (ch) {
-        case 'b': if (parse_build(&a, optarg)) goto done; break;
+        case 'b': if (pair_add_build(&a, optarg)) { cli_lib_error("pair", 0); goto done; } break;
         case 'r': a.reference = optarg; break;
         case 'k': if (cli_int("pair", "--rounds", optarg, 1, PAIR_MAX_ROUNDS, &K)) goto done; a.rounds = (int)K; break;
         case 't':
@@ -134,58 +98,15 @@ int cmd_pair(int argc, char **argv)
         }
     }
     if (optind < argc) { cli_error("pair", 0, "unexpected argument '%s'", argv[optind]); goto done; }
-    status = pair_main(&a, &c);
+    pair_result r;
+    int bad_input = 0;
+    cli_catch_interrupt();
+    int rc = pair_run("pair", &a, &c, &cli_interrupted, &r, &bad_input);
+    if (rc == 1) status = cli_error("pair", EXIT_INTERRUPTED, "interrupted; nothing written");
+    else status = rc ? cli_lib_error("pair", bad_input ? EXIT_USAGE : EXIT_FAIL) : judge(&a, r.cells, r.nc);
+    pair_result_free(&r);
 done:
     sweep_config_free(&c);
     free(opts);
-    return status;
-}
-
-int pair_main(pair_args *a, const sweep_config *c)
-{
-    if (a->nb < 2) return cli_error("pair", EXIT_USAGE, "need at least two --build LABEL=PATH (see --help)");
-    if (!c->nmethods) return cli_error("pair", EXIT_USAGE, "--methods LIST is required");
-    if (!c->nN && !c->nmodels && !c->nrobots) return cli_error("pair", EXIT_USAGE, "--N LIST, --model or --robots is required");
-    for (a->ref = 0; a->reference && a->ref < a->nb && strcmp(a->labels[a->ref], a->reference); a->ref++) {}
-    if (a->ref == a->nb) return cli_error("pair", EXIT_USAGE, "--reference %s: not a --build label", a->reference);
-    sweep_config cc = *c;
-    if (!cc.nbf) { static double one = 1; cc.bf = &one; cc.nbf = 1; }
-    bench_model *bm = NULL;
-    int nbm = 0;
-    if (bench_models(&cc, &bm, &nbm)) return cli_lib_error("pair", EXIT_FAIL);
-    int status = bench_models_check(bm, nbm) ? cli_lib_error("pair", EXIT_USAGE) : EXIT_OK;
-    int nc = nbm * c->nmethods;
-    pair_cell *cells = status ? NULL : calloc((size_t)nc, sizeof *cells);
-    pair_worker w[PAIR_MAX_BUILDS * PAIR_MAX_INSTANCES];
-    int started = 0;
-    if (status) goto done;
-    status = EXIT_FAIL;
-    if (!cells) { cli_error("pair", 0, "out of memory"); goto done; }
-    for (int j = 0, i = 0; j < nbm; j++)
-        for (int m = 0; m < c->nmethods; m++, i++) cells[i].method = c->methods[m], cells[i].spec = bm[j].spec;
-    char buf[16][64], *args[17];
-    worker_args(c, buf, args);
-    signal(SIGPIPE, SIG_IGN);   /* a worker that died is an error of its answer, not a signal */
-    int M = a->instances;
-    for (; started < a->nb * M; started++)
-        if (pair_worker_start(&w[started], a->labels[started / M], a->paths[started / M], args)) {
-            status = cli_lib_error("pair", EXIT_USAGE);
-            goto done;
-        }
-    for (int b = 0; b < a->nb; b++) fprintf(stderr, "rbdiff pair: %s = %s\n", a->labels[b], w[b * M].build_id);
-    cli_catch_interrupt();
-    int rc = pair_prepare(w, a->nb, M, cells, nc);
-    if (!rc) rc = pair_rounds(w, a->nb, M, cells, nc, a->rounds, &cli_interrupted);
-    if (rc == 1 || cli_interrupted) { status = cli_error("pair", EXIT_INTERRUPTED, "interrupted; nothing written"); goto done; }
-    if (rc) { cli_lib_error("pair", 0); goto done; }
-    pair_judging jd = { a->labels, a->nb, a->ref, a->rounds, a->threshold, a->alpha };
-    int slower = pair_print_table(&jd, cells, nc);
-    if (a->out && pair_write_tables(a->out, &jd, cells, nc)) { cli_lib_error("pair", 0); goto done; }
-    status = slower ? EXIT_FAIL : EXIT_OK;
-    if (slower) fprintf(stderr, "rbdiff pair: %d cell%s SLOWER than %s\n", slower, slower > 1 ? "s" : "", a->labels[a->ref]);
-done:
-    for (int b = 0; b < started; b++) pair_worker_stop(&w[b]);
-    free(cells);
-    free(bm);
     return status;
 }

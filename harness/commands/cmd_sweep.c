@@ -1,19 +1,15 @@
 /* rbdiff sweep: methods x bf x N (x extra models) into a results directory,
- * interrupt-safe and resumable: its flags, then the sweep engine
- * (measure/sweep.h), the accuracy audit and the derived files. */
+ * interrupt-safe and resumable: its flags, then the sweep's run
+ * (measure/sweep_run.h: the plan, the set, the cells, crossovers and the
+ * accuracy audit) and the derived files (report/report.h). */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include "accuracy/accuracy_sweep.h"
 #include "commands/cli.h"
-#include "measure/sweep.h"
+#include "measure/sweep_run.h"
 #include "report/report.h"
 #include "store/meta.h"
-#include "store/resume.h"
 
 static const char help[] =
     "Usage: rbdiff sweep [--config FILE] [--out DIR] [--KEY VALUE ...]\n\n"
@@ -55,106 +51,18 @@ static const char help[] =
     "config, model specs or files, a DIR of another build), 130 interrupted\n"
     "(rerun to resume).\n";
 
-/* Flags and config: pass 1 reads the config file, so that the flags
- * (pass 2) override it.  0 to go on, else the exit status (-1: --help). */
-static int read_args(int argc, char **argv, sweep_config *c, const char **out, shard_spec *sh)
+/* --shard K/N, sweep's own flag. */
+static int take_shard(int ch, const char *arg, void *sh)
 {
-    static const struct option extra[] = { { "config", required_argument, 0, 'c' }, { "out", required_argument, 0, 'o' },
-                                           { "help", no_argument, 0, 'h' }, { "shard", required_argument, 0, 'S' } };
-    struct option *opts = sweep_options(extra, 4);
-    if (!opts) return cli_error("sweep", EXIT_FAIL, "out of memory");
-    const char *config = NULL;
-    int ch, status = EXIT_USAGE;
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1) {
-        if (ch == 'h') { fputs(help, stdout); status = -1; goto done; }
-        if (ch == 'c') config = optarg;
-        else if (ch == 'o') *out = optarg;
-        else if (ch == 'S') { if (shard_parse(optarg, sh)) { cli_lib_error("sweep", 0); goto done; } }
-        else if (ch < SWEEP_OPT_BASE) { cli_bad_option("sweep", ch, argv); goto done; }
-    }
-    if (optind < argc) { cli_error("sweep", 0, "unexpected argument '%s'", argv[optind]); cli_usage_error("sweep"); goto done; }
-    if (config) {
-        if (sweep_config_read(c, config)) { cli_lib_error("sweep", 0); goto done; }
-        sweep_config_allow_override(c);
-    }
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1)
-        if (ch >= SWEEP_OPT_BASE && sweep_config_flag(c, ch - SWEEP_OPT_BASE, optarg)) {
-            cli_lib_error("sweep", 0);
-            goto done;
-        }
-    status = 0;
-done:
-    free(opts);
-    return status;
+    (void)ch;
+    return shard_parse(arg, sh) ? cli_lib_error("sweep", EXIT_USAGE) : 0;
 }
 
-/* Everything the sweep will read, checked before anything is written:
- * the plan's cells (sweep.h), the audit's models, the CPU to pin. */
-static int plan_sweep(sweep_config *c, shard_spec sh, sweep_plan *p)
+/* The derived files from every row the set holds, then the tally. */
+static int finish(const char *dir, const char *cl, const sweep_set *set, const sweep_tally *t)
 {
-    if (!c->nN && !c->nmodels && !c->nrobots && !accuracy_wanted(c))
-        return cli_error("sweep", EXIT_USAGE, "nothing to sweep: give N (--N LIST or 'N =' in a config)");
-    if (c->nN && !c->nbf && sweep_config_set(c, "bf", "1", "--bf")) return cli_lib_error("sweep", EXIT_USAGE);
-    int bad_input;
-    if (sweep_plan_make("sweep", c, sh, p, &bad_input)) return cli_lib_error("sweep", bad_input ? EXIT_USAGE : EXIT_FAIL);
-    if (accuracy_wanted(c)) {
-        bench_model *am = NULL;
-        int nam = 0;
-        if (accuracy_models(c, &am, &nam)) return cli_lib_error("sweep", EXIT_USAGE);
-        int bad = bench_models_check(am, nam) ? cli_lib_error("sweep", EXIT_USAGE) : EXIT_OK;
-        if (!bad && bench_so_sizes_check(c, am, nam, 1)) bad = cli_lib_error("sweep", EXIT_FAIL);
-        free(am);
-        if (bad) return bad;
-    }
-    return bench_setup(c) ? cli_lib_error("sweep", EXIT_USAGE) : EXIT_OK;    /* --pin to a CPU that is not there: refused before any write */
-}
-
-/* The set taken (its lock, checked as an input to resume: another build's,
- * other settings, a garbage meta.json or a malformed table are refused
- * before any file is opened for writing), its tables opened, meta.json. */
-static int open_set(const sweep_plan *p, const char *dir, results_lock *lk, sweep_set *set, perfctr **pc)
-{
-    const sweep_config *c = p->c;
-    json_t *meta = resume_settings(c);
-    if (meta && accuracy_wanted(c)) json_object_set_new(meta, "accuracy_settings", accuracy_identity(c));
-    char *cl = meta_cmdline(cli_argc, cli_argv);
-    int bad_input = 0, status = EXIT_OK;
-    int rc = meta ? resume_open(lk, dir, cl, meta, &bad_input) : rbd_fail(RBD_ENOMEM, "out of memory");
-    if (!rc) rc = sweep_set_open("sweep", set, dir, p);
-    if (!rc) {
-        *pc = bench_counters("sweep", c->counters);
-        rc = sweep_set_meta(dir, p, meta, *pc != NULL, cl);
-    }
-    if (rc) status = cli_lib_error("sweep", bad_input ? EXIT_USAGE : EXIT_FAIL);
-    free(cl);
-    json_decref(meta);
-    return status;
-}
-
-/* The cells, the crossovers, the audit, then the derived files from every
- * row the set holds. */
-static int run_sweep(const sweep_plan *p, const char *dir, sweep_set *set, perfctr *pc)
-{
-    sweep_tally t = { 0, 0 };
-    cli_catch_interrupt();
-    int rc = sweep_cells_run("sweep", p, set, pc, &cli_interrupted, &t);
-    if (rc == SWEEP_REPORTED) return EXIT_FAIL;
-    if (!rc && !cli_interrupted && p->c->nxo) rc = sweep_crossovers(p, dir, &cli_interrupted);
-    if (rc) return cli_lib_error("sweep", EXIT_FAIL);
-    if (!cli_interrupted && accuracy_wanted(p->c) && accuracy_sweep("sweep", p->c, dir, &cli_interrupted) < 0)
-        return cli_lib_error("sweep", EXIT_FAIL);
-    void *rows = NULL;
-    char *cl = meta_cmdline(cli_argc, cli_argv);
-    rc = csvlog_rows(&set->timings, sizeof(timing_row), &rows);
-    if (!rc) rc = timing_rows_attach(dir, rows, set->timings.nrows);
-    if (!rc) rc = report_write_derived(dir, rows, set->timings.nrows, cl);
-    free(cl);
-    free(rows);
-    if (rc) return cli_lib_error("sweep", EXIT_FAIL);
-    fprintf(stderr, "rbdiff sweep: %d measured, %d already present, %d rows in %s\n", t.measured, t.skipped,
+    if (report_write_derived_log(dir, &set->timings, cl)) return cli_lib_error("sweep", EXIT_FAIL);
+    fprintf(stderr, "rbdiff sweep: %d measured, %d already present, %d rows in %s\n", t->measured, t->skipped,
             set->timings.nrows, set->timings.path);
     if (cli_interrupted)
         return cli_error("sweep", EXIT_INTERRUPTED, "interrupted; every finished row is in %s; rerun to resume",
@@ -165,6 +73,7 @@ static int run_sweep(const sweep_plan *p, const char *dir, sweep_set *set, perfc
 
 int cmd_sweep(int argc, char **argv)
 {
+    static const struct option shard_opt[] = { { "shard", required_argument, 0, 'S' } };
     sweep_config c;
     sweep_config_init(&c);
     const char *out = NULL;
@@ -175,17 +84,24 @@ int cmd_sweep(int argc, char **argv)
     memset(&set, 0, sizeof set);
     results_lock lk = { -1, NULL, NULL, 0 };
     perfctr *pc = NULL;
-    char *dir = NULL;
-    int status = read_args(argc, argv, &c, &out, &sh);
-    if (!status) status = plan_sweep(&c, sh, &p);
-    if (!status && !(dir = out ? strdup(out) : cli_results_dir(c.name)))
+    sweep_tally t = { 0, 0 };
+    char *dir = NULL, *cl = NULL;
+    int bad_input = 0, status = cli_config_args("sweep", argc, argv, help, shard_opt, 1, take_shard, &sh, &c, &out);
+    if (!status && sweep_check("sweep", &c, sh, &p, &bad_input)) status = cli_lib_error("sweep", bad_input ? EXIT_USAGE : EXIT_FAIL);
+    if (!status && (!(dir = out ? strdup(out) : cli_results_dir(c.name)) || !(cl = meta_cmdline(cli_argc, cli_argv))))
         status = cli_error("sweep", EXIT_FAIL, "out of memory");
-    if (!status) status = open_set(&p, dir, &lk, &set, &pc);
-    if (!status) status = run_sweep(&p, dir, &set, pc);
+    if (!status && sweep_open("sweep", &p, dir, cl, &lk, &set, &pc, &bad_input))
+        status = cli_lib_error("sweep", bad_input ? EXIT_USAGE : EXIT_FAIL);
+    if (!status) {
+        cli_catch_interrupt();
+        int rc = sweep_measure("sweep", &p, dir, &set, pc, &cli_interrupted, &t);
+        status = rc == SWEEP_REPORTED ? EXIT_FAIL : rc ? cli_lib_error("sweep", EXIT_FAIL) : finish(dir, cl, &set, &t);
+    }
     results_lock_release(&lk, status == EXIT_USAGE);
     perfctr_close(pc);
     sweep_set_close(&set);
     sweep_plan_free(&p);
+    free(cl);
     free(dir);
     sweep_config_free(&c);
     return status < 0 ? EXIT_OK : status;

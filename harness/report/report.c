@@ -281,3 +281,13 @@ int report_write_derived(const char *dir, const timing_row *rows, int n, const c
     free(gb);
     return rc;
 }
+
+int report_write_derived_log(const char *dir, const csvlog *timings, const char *cmdline)
+{
+    void *rows = NULL;
+    int rc = csvlog_rows(timings, sizeof(timing_row), &rows);
+    if (!rc) rc = timing_rows_attach(dir, rows, timings->nrows);
+    if (!rc) rc = report_write_derived(dir, rows, timings->nrows, cmdline);
+    free(rows);
+    return rc;
+}
