@@ -74,7 +74,7 @@ static void test_real_files(void **st)
     assert_false(anchors_has(&s, "icc-native", 0));
     assert_int_equal(count(&s, "clang-native", 0), 21);
     assert_int_equal(count(&s, "clang-native", 1), 6);
-    /* spot checks against the figures as first published (../shared/anchors) */
+    /* spot checks against the figures as first published (tests/pinocchio/anchors/README.md) */
     assert_true(anchors_us(find(&s, "clang-native", "autotree", 1, 10), "rnea_derivs") == 5.1);
     assert_true(anchors_us(find(&s, "clang-native", "autotree", 1, 500), "rnea_derivs") == 4618.8);
     assert_true(anchors_us(find(&s, "clang-native", "autotree", 2, 200), "aba_derivs") == 1293.4);
