@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands/cli.h"
-#include "plan/datadir.h"
+#include "common/datadir.h"
 #include "store/meta.h"
 
 static const cli_command commands[] = {

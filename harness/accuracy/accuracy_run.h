@@ -26,7 +26,7 @@
  * lambda_max / lambda_min of the reference's M (rounded to double; LAPACK
  * dsyev, O(nv^3), nothing next to the reference's cost), the largest and
  * smallest over the states (conditioning.csv).  It sets what an output
- * that solves with M can be expected to reach (report_accuracy.h).
+ * that solves with M can be expected to reach (accuracy_summary.h).
  *
  * Default audit model: autoTree with skew = pi/3 and taper = 0.99.  skew != 0
  * makes gravity produce joint torques (with skew = 0 the tree is planar);

@@ -9,7 +9,7 @@
 #include "accuracy/accuracy_sweep.h"
 #include "plan/modelspec.h"
 #include "measure/progress.h"
-#include "report/report_accuracy.h"
+#include "accuracy/accuracy_summary.h"
 #include "store/meta.h"
 
 int accuracy_wanted(const sweep_config *c)

@@ -9,7 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include "rbdiff/method.h"
-#include "measure/timeable.h"
+#include "common/timeable.h"
 #include "plan/sweepconf.h"
 
 /* The exit-status rule (harness/README.md): EXIT_USAGE whenever the input

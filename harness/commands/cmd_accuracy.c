@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "accuracy/accuracy_audit.h"
+#include "commands/accuracy_audit.h"
 #include "commands/cli.h"
 #include "store/meta.h"
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "commands/cli.h"
-#include "plan/datadir.h"
+#include "common/datadir.h"
 #include "plot/plot_run.h"
 
 static const char help[] =

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include "commands/cli.h"
-#include "plan/datadir.h"
+#include "common/datadir.h"
 #include "report/report_md.h"
 
 static const char help[] =

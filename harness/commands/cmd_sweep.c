@@ -1,13 +1,13 @@
 /* rbdiff sweep: methods x bf x N (x extra models) into a results directory,
  * interrupt-safe and resumable: its flags, then the sweep's run
- * (measure/sweep_run.h: the plan, the set, the cells, crossovers and the
+ * (commands/sweep_run.h: the plan, the set, the cells, crossovers and the
  * accuracy audit) and the derived files (report/report.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands/cli.h"
-#include "measure/sweep_run.h"
+#include "commands/sweep_run.h"
 #include "report/report.h"
 #include "store/meta.h"
 
