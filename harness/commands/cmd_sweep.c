@@ -86,7 +86,8 @@ int cmd_sweep(int argc, char **argv)
     perfctr *pc = NULL;
     sweep_tally t = { 0, 0 };
     char *dir = NULL, *cl = NULL;
-    int bad_input = 0, status = cli_config_args("sweep", argc, argv, help, shard_opt, 1, take_shard, &sh, &c, &out);
+    const cli_flags fl = { NULL, 0, shard_opt, 1, take_shard, &sh };
+    int bad_input = 0, status = cli_config_args("sweep", argc, argv, help, &fl, &c, &out);
     if (!status && sweep_check("sweep", &c, sh, &p, &bad_input)) status = cli_lib_error("sweep", bad_input ? EXIT_USAGE : EXIT_FAIL);
     if (!status && (!(dir = out ? strdup(out) : cli_results_dir(c.name)) || !(cl = meta_cmdline(cli_argc, cli_argv))))
         status = cli_error("sweep", EXIT_FAIL, "out of memory");
