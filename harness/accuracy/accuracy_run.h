@@ -76,4 +76,10 @@ const char *const *audit_outputs(const bench_target *t);
  * $XDG_CACHE_HOME/rbdiff, else $HOME/.cache/rbdiff, else results/.refcache. */
 void audit_default_cache(char *buf, size_t len);
 
+/* The audit's options from a config, one way for `accuracy`, `sweep` and
+ * `advise`: its states (accuracy_states) and seed, the reference cache
+ * (c->cache, else audit_default_cache) written into cache[len], which o
+ * points at, and the reference's defaults (rbdref_opts_default: 256 bits). */
+void audit_opts_from_config(const sweep_config *c, char *cache, size_t len, audit_opts *o);
+
 #endif
