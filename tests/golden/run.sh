@@ -14,7 +14,8 @@
 # report.md), it was remade by main's rbdiff before this layer took those
 # files over (71822c7), and the new rbdiff gave the same files.  To remake it
 # after an intended change: run.sh OLD_RBDIFF tests/golden/expected.
-# report.md is made against claims.tsv (9aaa777's paper_claims.tsv), so new
+# report.md is made against claims.tsv (9aaa777's paper_claims.tsv, with the
+# header line naming its columns that the reader takes them by), so new
 # claims in the shipped file do not change it; a change of how a claim is
 # checked does.
 # Usage: run.sh RBDIFF OUT      writes the normalised outputs into OUT
