@@ -1,6 +1,6 @@
 /*
  * The pinocchio-cg peer (Pinocchio's generated code, harness/peers/README.md):
- * on every robot of the default sweep whose code scripts/peers --codegen
+ * on every robot of the default sweep whose code scripts/codegen
  * generated, every generated function (the RNEA and ABA derivatives, M^-1,
  * RNEA, ABA, CRBA) agrees with our counterpart entry by entry at one state;
  * and the check can fail: UR3's generated code checked against UR5 (the same
