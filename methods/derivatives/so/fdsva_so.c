@@ -14,9 +14,18 @@
  *   d2qdd_dqdv(:, j, k)   = -M^-1 [d2tau_dqdv(:, j, k) + A_j qdd_v(:, k)]
  *   d2qdd_dqdtau(:, j, k) = -M^-1 A_j M^-1(:, k)
  * (the tangent-space q slab k is taken at q (+) e_k on both sides, so the
- * identity holds slab by slab for Lie-group joints too).  The products are
- * dgemm calls: nv per tensor for the A_j terms (O(nv^4) in all), one
- * nv x nv^2 product with M^-1 per tensor.
+ * identity holds slab by slab for Lie-group joints too).
+ * Two of the four are first-order derivatives at other states, and are
+ * taken so (fdsva-forces; methods/README.md, "fdsva-so below 1e-9"):
+ * qdd = M^-1 (tau - C(q, v) v - g) is quadratic in v, so dqdd/dv is linear
+ * in v and d2qdd_dv2(:, :, k) = dqdd/dv at (q, e_k, tau) exactly; and
+ * d2qdd_dqdtau(:, j, k) = d/dq_j (M^-1 e_k) = dqdd/dq(:, j) at (q, 0, e_k)
+ * without gravity.  No double composition through M^-1 reaches 1e-9
+ * term-wise on an ill-conditioned chain (the factors rounded once already
+ * give 5e-9 there, in long double products), these do (4e-10).  The other
+ * two are the composition: the A_j terms by dgemm (nv per tensor, O(nv^4)),
+ * -M^-1 [.] by AZA on each slab (ABA(q, 0, -b, 0), aza.c; O(nv^3), and on
+ * that chain 2.2e-9 for 3.5e-9 with the explicit M^-1).
  * qdd_q and qdd_v enter every q slab through A_j qdd_y, so their error is
  * the tensors' error: they come from fdsva-forces (AZA with each column's
  * ancestor rows as one force), not fdsva, whose -M^-1 dID/du product loses
@@ -27,13 +36,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/arena.h"
+#include "derivatives/fd/fd_compose.h"
+#include "rbdiff/dynamics.h"
 #include "rbdiff/method.h"
 
 typedef struct {
     const rbd_model *m;
+    rbd_model g0;                        /* m without gravity (a0 = 0), for d2qdd_dqdtau */
     const rbd_method *fd, *so;
-    void *fd_ws, *so_ws;
+    void *fd_ws, *fd0_ws, *so_ws;
+    rbd_data *d;                         /* ABA at q: Xup, U, D^-1 for AZA */
+    rbd_aza *aza;
     double *qdd, *Fq, *Fv, *Minv;        /* first order at (q, v, tau) */
+    double *e, *zero, *X, *Y;            /* unit vectors, scratch first order */
     double *tau, *T[4];                  /* ID second order at (q, v, qdd); then the bracketed sums */
 } fdsva_so_ws;
 
@@ -41,7 +56,9 @@ static void carve(fdsva_so_ws *w, rbd_arena *a, const rbd_model *m)
 {
     const size_t nv = (size_t)m->nv, nn = nv * nv;
     RBD_ARENA_TAKE(a, w->qdd, nv); RBD_ARENA_TAKE(a, w->tau, nv);
+    RBD_ARENA_TAKE(a, w->e, nv); RBD_ARENA_TAKE(a, w->zero, nv);     /* zeroed, as the arena is */
     RBD_ARENA_TAKE(a, w->Fq, nn); RBD_ARENA_TAKE(a, w->Fv, nn); RBD_ARENA_TAKE(a, w->Minv, nn);
+    RBD_ARENA_TAKE(a, w->X, nn); RBD_ARENA_TAKE(a, w->Y, nn);
     for (int t = 0; t < 4; t++) RBD_ARENA_TAKE(a, w->T[t], nn * nv);
 }
 
@@ -50,7 +67,10 @@ static void fdsva_so_fini(void *p)
     fdsva_so_ws *w = p;
     if (!w) return;
     if (w->fd_ws) w->fd->fini(w->fd_ws);
+    if (w->fd0_ws) w->fd->fini(w->fd0_ws);
     if (w->so_ws) w->so->fini(w->so_ws);
+    rbd_aza_free(w->aza);
+    rbd_data_free(w->d);
     free(w);
 }
 
@@ -66,13 +86,17 @@ static int fdsva_so_init(const rbd_model *m, const rbd_options *o, void **out)
     if (!(w = rbd_arena_reserve(&a, sizeof *w, "the fdsva-so workspace"))) return RBD_ENOMEM;
     carve(w, &a, m);
     w->m = m;
+    w->g0 = *m;
+    for (int c = 0; c < 6; c++) w->g0.a0[c] = 0;
     w->fd = rbd_method_find("fdsva-forces");
     w->so = rbd_method_find("idsva-so");
     rbd_options io;
     rbd_options_default(&io);
     if (o) io = *o;
     io.zeros_preset = 0;
-    if ((rc = w->fd->init(m, &io, &w->fd_ws))) w->fd_ws = NULL;
+    if (!(w->d = rbd_data_new(m)) || !(w->aza = rbd_aza_new(m))) rc = rbd_fail(RBD_ENOMEM, "out of memory for fdsva-so");
+    else if ((rc = w->fd->init(m, &io, &w->fd_ws))) w->fd_ws = NULL;
+    else if ((rc = w->fd->init(&w->g0, &io, &w->fd0_ws))) w->fd0_ws = NULL;
     else if ((rc = w->so->init(m, &io, &w->so_ws))) w->so_ws = NULL;
     if (rc) { fdsva_so_fini(w); return rc; }
     *out = w;
@@ -89,6 +113,28 @@ static void add_dM(const double *dM, const double *X, double *C, int n, int tran
                     trans_jk ? C + nn * j : C + (size_t)n * j, trans_jk ? n : (int)nn);
 }
 
+/* d2qdd_dv2 and d2qdd_dqdtau as first-order derivatives, slab k from
+ * fdsva-forces at (q, e_k, tau) and, without gravity, at (q, 0, e_k). */
+static int first_order_slabs(fdsva_so_ws *w, const rbd_state *x, rbd_derivs *out)
+{
+    const int n = w->m->nv;
+    const size_t nn = (size_t)n * n;
+    int rc = RBD_OK;
+    for (int k = 0; k < n && !rc; k++) {
+        w->e[k] = 1;
+        rbd_state xv = { x->q, w->e, NULL, x->tau };
+        rbd_derivs dv = { .qdd = w->tau, .dqdd_dq = w->X, .dqdd_dv = out->d2qdd_dv2 + nn * k, .dqdd_dtau = w->Y };
+        rc = w->fd->eval(w->fd_ws, &xv, &dv);
+        rbd_state xt = { x->q, w->zero, NULL, w->e };
+        rbd_derivs dt = { .qdd = w->tau, .dqdd_dq = w->X, .dqdd_dv = w->Y, .dqdd_dtau = w->Y };
+        if (!rc) rc = w->fd->eval(w->fd0_ws, &xt, &dt);
+        w->e[k] = 0;
+        double *o = out->d2qdd_dqdtau + nn * k;       /* (:, j, k) = dqdd/dq(:, j) at tau = e_k */
+        for (size_t i = 0; !rc && i < nn; i++) o[i] = w->X[i];
+    }
+    return rc;
+}
+
 static int fdsva_so_eval(void *p, const rbd_state *x, rbd_derivs *out)
 {
     fdsva_so_ws *w = p;
@@ -100,30 +146,28 @@ static int fdsva_so_eval(void *p, const rbd_state *x, rbd_derivs *out)
         return rbd_fail(RBD_EINVAL, "fdsva-so: null state vector or output buffer");
     rbd_derivs f = { .qdd = w->qdd, .dqdd_dq = w->Fq, .dqdd_dv = w->Fv, .dqdd_dtau = w->Minv };
     rbd_state xs = { x->q, x->v, NULL, x->tau };
-    int rc = w->fd->eval(w->fd_ws, &xs, &f);                         /* qdd, qdd_q, qdd_v, M^-1 */
+    int rc = w->fd->eval(w->fd_ws, &xs, &f);                         /* qdd, qdd_q, qdd_v */
     if (rc) return rc;
     rbd_derivs s = { .tau = w->tau, .d2tau_dq2 = w->T[0], .d2tau_dv2 = w->T[1], .d2tau_dqdv = w->T[2],
                      .dM_dq = w->T[3] };
     rbd_state xa = { x->q, x->v, w->qdd, NULL };
     if ((rc = w->so->eval(w->so_ws, &xa, &s))) return rc;            /* ID_xy, dM/dq at a = qdd */
+    if ((rc = rbd_aba(m, w->d, x->q, x->v, x->tau, w->tau))) return rc;   /* Xup, U, D^-1 for AZA */
     memcpy(out->qdd, w->qdd, sizeof(double) * (size_t)n);
     const double *dM = w->T[3];
     add_dM(dM, w->Fq, w->T[0], n, 0);
     add_dM(dM, w->Fq, w->T[0], n, 1);
     add_dM(dM, w->Fv, w->T[2], n, 0);
-    double *O[4] = { out->d2qdd_dq2, out->d2qdd_dv2, out->d2qdd_dqdv, out->d2qdd_dqdtau };
-    for (int t = 0; t < 3; t++)
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, (int)nn, n, -1.0, w->Minv, n, w->T[t], n, 0.0, O[t], n);
-    /* d2qdd_dqdtau(:, j, k) = -M^-1 A_j M^-1(:, k): A_j M^-1 into the spent ID_qv buffer */
-    memset(w->T[2], 0, sizeof(double) * nn * (size_t)n);
-    add_dM(dM, w->Minv, w->T[2], n, 0);
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, (int)nn, n, -1.0, w->Minv, n, w->T[2], n, 0.0, O[3], n);
-    return RBD_OK;
+    for (int k = 0; k < n; k++) {                                    /* -M^-1 [.] slab by slab */
+        rbd_aza_solve(m, w->d, w->aza, w->T[0] + nn * k, out->d2qdd_dq2 + nn * k);
+        rbd_aza_solve(m, w->d, w->aza, w->T[2] + nn * k, out->d2qdd_dqdv + nn * k);
+    }
+    return first_order_slabs(w, x, out);
 }
 
 const rbd_method rbd_method_fdsva_so = {
     .name = "fdsva-so",
-    .summary = "second-order FD derivatives: IDSVA-SO at a = qdd and fdsva-forces composed through M^-1 (T-RO 2024)",
+    .summary = "second-order FD derivatives: IDSVA-SO at a = qdd and fdsva-forces composed through AZA (T-RO 2024); dv2, dqdtau as first-order slabs",
     .output = RBD_FD_SO_DERIVS,
     .joints = RBD_JOINTS_ALL,
     .init = fdsva_so_init,
