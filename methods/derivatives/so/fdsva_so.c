@@ -26,6 +26,12 @@
  * two are the composition: the A_j terms by dgemm (nv per tensor, O(nv^4)),
  * -M^-1 [.] by AZA on each slab (ABA(q, 0, -b, 0), aza.c; O(nv^3), and on
  * that chain 2.2e-9 for 3.5e-9 with the explicit M^-1).
+ * That costs 2 nv fdsva-forces calls, 1.3-8x the plain composition, which
+ * loses accuracy only on deep chains (README.md): so three methods,
+ *   fdsva-so-dmm  every tensor -M^-1 [.] by dgemm with the explicit M^-1;
+ *   fdsva-so-aza  the first-order slabs and AZA, as above;
+ *   fdsva-so      fdsva-so-aza where the longest root-to-leaf path has
+ *                 RBD_FDSO_AZA_DEPTH dofs or more, else fdsva-so-dmm.
  * qdd_q and qdd_v enter every q slab through A_j qdd_y, so their error is
  * the tensors' error: they come from fdsva-forces (AZA with each column's
  * ancestor rows as one force), not fdsva, whose -M^-1 dID/du product loses
@@ -40,13 +46,22 @@
 #include "rbdiff/dynamics.h"
 #include "rbdiff/method.h"
 
+/* The path length (in dofs) from which fdsva-so takes fdsva-so-aza: the
+ * composition loses accuracy on the chains of 26 and 100 dofs (1.3e-9 to
+ * 1.0e-8 term-wise) and on no model whose longest path has 16 or fewer
+ * (atlas, talos with free-flyer; methods/README.md, "fdsva-so below 1e-9"). */
+#define RBD_FDSO_AZA_DEPTH 20
+
+typedef enum { FDSO_RULE, FDSO_DMM, FDSO_AZA } fdso_mode;
+
 typedef struct {
     const rbd_model *m;
+    int aza;                             /* the first-order slabs and AZA (else dgemm with M^-1) */
     rbd_model g0;                        /* m without gravity (a0 = 0), for d2qdd_dqdtau */
     const rbd_method *fd, *so;
     void *fd_ws, *fd0_ws, *so_ws;
     rbd_data *d;                         /* ABA at q: Xup, U, D^-1 for AZA */
-    rbd_aza *aza;
+    rbd_aza *z;
     double *qdd, *Fq, *Fv, *Minv;        /* first order at (q, v, tau) */
     double *e, *zero, *X, *Y;            /* unit vectors, scratch first order */
     double *tau, *T[4];                  /* ID second order at (q, v, qdd); then the bracketed sums */
@@ -62,6 +77,19 @@ static void carve(fdsva_so_ws *w, rbd_arena *a, const rbd_model *m)
     for (int t = 0; t < 4; t++) RBD_ARENA_TAKE(a, w->T[t], nn * nv);
 }
 
+/* The longest root-to-leaf path in dofs: dof k's depth is its parent's + 1. */
+static int dof_depth(const rbd_model *m)
+{
+    int best = 0, *d = malloc(sizeof *d * (size_t)(m->nv > 0 ? m->nv : 1));
+    if (!d) return -1;
+    for (int k = 0; k < m->nv; k++) {
+        d[k] = m->dof_parent[k] >= 0 ? d[m->dof_parent[k]] + 1 : 1;
+        best = d[k] > best ? d[k] : best;
+    }
+    free(d);
+    return best;
+}
+
 static void fdsva_so_fini(void *p)
 {
     fdsva_so_ws *w = p;
@@ -69,23 +97,24 @@ static void fdsva_so_fini(void *p)
     if (w->fd_ws) w->fd->fini(w->fd_ws);
     if (w->fd0_ws) w->fd->fini(w->fd0_ws);
     if (w->so_ws) w->so->fini(w->so_ws);
-    rbd_aza_free(w->aza);
+    rbd_aza_free(w->z);
     rbd_data_free(w->d);
     free(w);
 }
 
-extern const rbd_method rbd_method_fdsva_so;
-
-static int fdsva_so_init(const rbd_model *m, const rbd_options *o, void **out)
+static int fdso_init(const rbd_method *self, fdso_mode mode, const rbd_model *m, const rbd_options *o, void **out)
 {
-    int rc = rbd_method_init_check(&rbd_method_fdsva_so, m, out);
-    if (rc || (rc = rbd_so_check_size(m, "fdsva-so", NULL))) return rc;
+    int rc = rbd_method_init_check(self, m, out);
+    if (rc || (rc = rbd_so_check_size(m, self->name, NULL))) return rc;
+    int depth = dof_depth(m);
+    if (depth < 0) return rbd_fail(RBD_ENOMEM, "out of memory for %s", self->name);
     rbd_arena a = { 0 };
     fdsva_so_ws sizing, *w;
     carve(&sizing, &a, m);
     if (!(w = rbd_arena_reserve(&a, sizeof *w, "the fdsva-so workspace"))) return RBD_ENOMEM;
     carve(w, &a, m);
     w->m = m;
+    w->aza = mode == FDSO_AZA || (mode == FDSO_RULE && depth >= RBD_FDSO_AZA_DEPTH);
     w->g0 = *m;
     for (int c = 0; c < 6; c++) w->g0.a0[c] = 0;
     w->fd = rbd_method_find("fdsva-forces");
@@ -94,9 +123,10 @@ static int fdsva_so_init(const rbd_model *m, const rbd_options *o, void **out)
     rbd_options_default(&io);
     if (o) io = *o;
     io.zeros_preset = 0;
-    if (!(w->d = rbd_data_new(m)) || !(w->aza = rbd_aza_new(m))) rc = rbd_fail(RBD_ENOMEM, "out of memory for fdsva-so");
+    if (w->aza && (!(w->d = rbd_data_new(m)) || !(w->z = rbd_aza_new(m))))
+        rc = rbd_fail(RBD_ENOMEM, "out of memory for %s", self->name);
     else if ((rc = w->fd->init(m, &io, &w->fd_ws))) w->fd_ws = NULL;
-    else if ((rc = w->fd->init(&w->g0, &io, &w->fd0_ws))) w->fd0_ws = NULL;
+    else if (w->aza && (rc = w->fd->init(&w->g0, &io, &w->fd0_ws))) w->fd0_ws = NULL;
     else if ((rc = w->so->init(m, &io, &w->so_ws))) w->so_ws = NULL;
     if (rc) { fdsva_so_fini(w); return rc; }
     *out = w;
@@ -152,25 +182,43 @@ static int fdsva_so_eval(void *p, const rbd_state *x, rbd_derivs *out)
                      .dM_dq = w->T[3] };
     rbd_state xa = { x->q, x->v, w->qdd, NULL };
     if ((rc = w->so->eval(w->so_ws, &xa, &s))) return rc;            /* ID_xy, dM/dq at a = qdd */
-    if ((rc = rbd_aba(m, w->d, x->q, x->v, x->tau, w->tau))) return rc;   /* Xup, U, D^-1 for AZA */
     memcpy(out->qdd, w->qdd, sizeof(double) * (size_t)n);
     const double *dM = w->T[3];
     add_dM(dM, w->Fq, w->T[0], n, 0);
     add_dM(dM, w->Fq, w->T[0], n, 1);
     add_dM(dM, w->Fv, w->T[2], n, 0);
+    if (!w->aza) {
+        double *O[4] = { out->d2qdd_dq2, out->d2qdd_dv2, out->d2qdd_dqdv, out->d2qdd_dqdtau };
+        for (int t = 0; t < 3; t++)
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, (int)nn, n, -1.0, w->Minv, n, w->T[t], n, 0.0,
+                        O[t], n);
+        /* d2qdd_dqdtau(:, j, k) = -M^-1 A_j M^-1(:, k): A_j M^-1 into the spent ID_qv buffer */
+        memset(w->T[2], 0, sizeof(double) * nn * (size_t)n);
+        add_dM(dM, w->Minv, w->T[2], n, 0);
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, (int)nn, n, -1.0, w->Minv, n, w->T[2], n, 0.0, O[3], n);
+        return RBD_OK;
+    }
+    if ((rc = rbd_aba(m, w->d, x->q, x->v, x->tau, w->tau))) return rc;   /* Xup, U, D^-1 for AZA */
     for (int k = 0; k < n; k++) {                                    /* -M^-1 [.] slab by slab */
-        rbd_aza_solve(m, w->d, w->aza, w->T[0] + nn * k, out->d2qdd_dq2 + nn * k);
-        rbd_aza_solve(m, w->d, w->aza, w->T[2] + nn * k, out->d2qdd_dqdv + nn * k);
+        rbd_aza_solve(m, w->d, w->z, w->T[0] + nn * k, out->d2qdd_dq2 + nn * k);
+        rbd_aza_solve(m, w->d, w->z, w->T[2] + nn * k, out->d2qdd_dqdv + nn * k);
     }
     return first_order_slabs(w, x, out);
 }
 
-const rbd_method rbd_method_fdsva_so = {
-    .name = "fdsva-so",
-    .summary = "second-order FD derivatives: IDSVA-SO at a = qdd and fdsva-forces composed through AZA (T-RO 2024); dv2, dqdtau as first-order slabs",
-    .output = RBD_FD_SO_DERIVS,
-    .joints = RBD_JOINTS_ALL,
-    .init = fdsva_so_init,
-    .eval = fdsva_so_eval,
-    .fini = fdsva_so_fini,
-};
+#define FDSO(id, str, mode, sum)                                                                \
+    extern const rbd_method rbd_method_##id;                                                    \
+    static int id##_init(const rbd_model *m, const rbd_options *o, void **out)                  \
+    {                                                                                           \
+        return fdso_init(&rbd_method_##id, mode, m, o, out);                                    \
+    }                                                                                           \
+    const rbd_method rbd_method_##id = { .name = str, .summary = sum, .output = RBD_FD_SO_DERIVS, \
+                                         .joints = RBD_JOINTS_ALL, .init = id##_init,           \
+                                         .eval = fdsva_so_eval, .fini = fdsva_so_fini };
+
+FDSO(fdsva_so, "fdsva-so", FDSO_RULE,
+     "second-order FD derivatives (T-RO 2024): fdsva-so-aza on paths of 20 dofs or more, else fdsva-so-dmm")
+FDSO(fdsva_so_dmm, "fdsva-so-dmm", FDSO_DMM,
+     "second-order FD derivatives: IDSVA-SO at a = qdd and fdsva-forces composed through the explicit M^-1 (dgemm)")
+FDSO(fdsva_so_aza, "fdsva-so-aza", FDSO_AZA,
+     "second-order FD derivatives: d2qdd_dv2, d2qdd_dqdtau as fdsva-forces slabs, the others composed through AZA")
