@@ -31,7 +31,7 @@ static const char help[] =
     "  --batches K --batch-ms MS --warmup-ms MS --pool P --seed S  timing (default 7, 2, 5, 16, 1;\n"
     "                   a batch is the fastest of 5 slices of MS / 5 each, as `rbdiff pair` times)\n"
     "  --accuracy-states S  reference states per model (default 2)\n"
-    "  --cache DIR      reference cache (default ~/.cache/rbdiff)\n"
+    "  --cache DIR      reference cache (default $RBD_CACHE_DIR, else ~/.cache/rbdiff)\n"
     "  -h, --help       this text\n";
 
 /* advise's own flag: --tol X. */
