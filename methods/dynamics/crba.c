@@ -163,17 +163,33 @@ static inline void force_column_axis(const sp_inertia *Ic, int a, double f[6])
     }
 }
 
-/* Xup for every body: X_J X_tree, or for a joint about e_k X_J's plane
- * rotation with Xtree's r (flat axis: Xtree without rotation) or with rows
- * u, w of E_tree turned (turned.h; X_J of a revolute joint has r = 0) */
+/* Xup = (E_J, r_tree) of a flat axis body: E_J = rot_k(q)^T (jcalc_rot) */
+static inline void xup_axis(int k, int u, int w, double c, double s, const double r[3], sp_xform *X)
+{
+    for (int e = 0; e < 9; e++) X->E[e] = 0;
+    X->E[4 * k] = 1;
+    X->E[4 * u] = c; X->E[3 * u + w] = s; X->E[3 * w + u] = -s; X->E[4 * w] = c;
+    for (int e = 0; e < 3; e++) X->r[e] = r[e];
+}
+
+/* Xup for every body: X_J X_tree; for a flat axis body (axis_flat) X_J's
+ * plane rotation with Xtree's r (X_J of a revolute joint has r = 0); for
+ * any other joint about e_k rows u, w of E_tree turned (turned.h) */
 static void joint_transforms(const rbd_model *m, rbd_data *d, const double *q)
 {
     for (int i = 0; i < m->nb; i++) {
-        const int k = axis_of(m, i);
+        const int k = d->axis_flat[i], a = k >= 0 ? k : axis_of(m, i);
+        double c, s;
+        if (a >= 0) sp_joint_cos_sin(&m->joint[i], q + m->idx_q[i], &c, &s);
         if (k >= 0) {
-            double c, s;
-            sp_joint_cos_sin(&m->joint[i], q + m->idx_q[i], &c, &s);
-            turned_xup_any(k, d->axis_flat[i] >= 0, c, s, &m->Xtree[i], &d->Xup[i]);
+            const double *r = m->Xtree[i].r;
+            switch (k) {
+            case 0: xup_axis(0, 1, 2, c, s, r, &d->Xup[i]); break;
+            case 1: xup_axis(1, 2, 0, c, s, r, &d->Xup[i]); break;
+            default: xup_axis(2, 0, 1, c, s, r, &d->Xup[i]);
+            }
+        } else if (a >= 0) {
+            turned_xup_rotated(a, c, s, &m->Xtree[i], &d->Xup[i]);
         } else {
             sp_xform XJ;
             sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);

@@ -39,17 +39,13 @@ static inline void turned_xup_tree(int k, int u, int w, double c, double s, cons
     for (int e = 0; e < 3; e++) X->r[e] = Xt->r[e];
 }
 
-/* Xup of body i from cos, sin of its joint about e_k: the plane rotation
- * (flat: Xtree without rotation) or its product with E_tree, a copy per axis
- * so that the indices are constants */
-static inline void turned_xup_any(int k, int flat, double c, double s, const sp_xform *Xt, sp_xform *X)
+/* Xup from cos, sin of a joint about e_k under a rotated Xtree
+ * (turned_xup_tree), a copy per axis so that the indices are constants */
+static inline void turned_xup_rotated(int k, double c, double s, const sp_xform *Xt, sp_xform *X)
 {
-    switch (k + 3 * !flat) {
-    case 0: turned_xup(0, 1, 2, c, s, Xt->r, X); break;
-    case 1: turned_xup(1, 2, 0, c, s, Xt->r, X); break;
-    case 2: turned_xup(2, 0, 1, c, s, Xt->r, X); break;
-    case 3: turned_xup_tree(0, 1, 2, c, s, Xt, X); break;
-    case 4: turned_xup_tree(1, 2, 0, c, s, Xt, X); break;
+    switch (k) {
+    case 0: turned_xup_tree(0, 1, 2, c, s, Xt, X); break;
+    case 1: turned_xup_tree(1, 2, 0, c, s, Xt, X); break;
     default: turned_xup_tree(2, 0, 1, c, s, Xt, X);
     }
 }
