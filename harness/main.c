@@ -4,17 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands/cli.h"
-#include "plan/datadir.h"
+#include "common/datadir.h"
 #include "store/meta.h"
 
 static const cli_command commands[] = {
     { "advise", "which method for this model: fastest ID and FD within an accuracy, vs the peers", cmd_advise },
-    { "methods", "list the registered derivative methods", cmd_methods },
-    { "models", "list the model families, describe a model", cmd_models },
+    { "methods", "list the registered derivative methods and base algorithms", cmd_methods },
+    { "models", "list the model families and robots, describe a model, export it as URDF", cmd_models },
     { "eval", "evaluate one method at one state, print its outputs", cmd_eval },
-    { "time", "time methods on autoTree models, print a table", cmd_time },
+    { "time", "time methods (and peers) on autoTree models and robots, print a table", cmd_time },
     { "accuracy", "score every method against the MPFR reference", cmd_accuracy },
-    { "sweep", "time methods x bf x N into a results directory", cmd_sweep },
+    { "sweep", "time methods x bf x N and robots into a results directory, then crossovers, audit", cmd_sweep },
     { "crossover", "smallest N at which method A beats B (bisection)", cmd_crossover },
     { "plot", "render the figures of a results directory", cmd_plot },
     { "report", "report.md: the paper's figures and claims against a run, with verdicts", cmd_report },
@@ -31,7 +31,8 @@ enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 static void usage(FILE *f)
 {
     fputs("Usage: rbdiff [--version] [--help] <command> [<args>]\n\n"
-          "Benchmark and verification harness for first-order derivatives of rigid-body dynamics.\n\n"
+          "Benchmark and verification harness for first- and second-order derivatives of\n"
+          "rigid-body dynamics.\n\n"
           "Commands:\n", f);
     for (int k = 0; k < NCOMMANDS; k++) fprintf(f, "  %-10s %s\n", commands[k].name, commands[k].summary);
     fputs("\n'rbdiff <command> --help' describes a command.\n"

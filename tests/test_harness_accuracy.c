@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include "accuracy/accuracy_run.h"
 #include "store/results.h"
-#include "report/report_accuracy.h"
+#include "accuracy/accuracy_summary.h"
 
 typedef struct {
     accuracy_row rows[256];

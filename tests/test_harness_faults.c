@@ -17,7 +17,7 @@
 #include "rbdiff/check.h"
 #include "rbdiff/rbd_io.h"
 #include "rbdiff/dynamics.h"
-#include "measure/timeable.h"
+#include "common/timeable.h"
 
 static void expect(int rc, int code, const char *who, const char *needle1, const char *needle2)
 {

@@ -3,7 +3,7 @@
 #include <string.h>
 #include "testutil.h"
 #include "report/compare.h"
-#include "measure/stats.h"
+#include "common/stats.h"
 
 static void test_odd_count(void **s)
 {

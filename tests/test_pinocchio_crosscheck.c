@@ -21,7 +21,7 @@
 #include "rbdiff/dynamics.h"
 #include "rbdiff/method.h"
 #include "rbdiff/rbd_io.h"
-#include "measure/timeable.h"
+#include "common/timeable.h"
 
 #define MODELS RBD_SOURCE_DIR "/tests/models/"
 

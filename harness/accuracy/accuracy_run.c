@@ -44,6 +44,17 @@ void audit_default_cache(char *buf, size_t len)
     else snprintf(buf, len, "results/.refcache");
 }
 
+void audit_opts_from_config(const sweep_config *c, char *cache, size_t len, audit_opts *o)
+{
+    if (c->cache) snprintf(cache, len, "%s", c->cache);
+    else audit_default_cache(cache, len);
+    memset(o, 0, sizeof *o);
+    o->states = c->acc_states;
+    o->seed = c->seed;
+    o->cache = cache;
+    rbdref_opts_default(&o->ref);
+}
+
 /* Output buffers of one target; every slot distinct, NaN before each call
  * so an output a method forgets to fill shows as non-finite. */
 typedef struct {

@@ -26,7 +26,7 @@
  * lambda_max / lambda_min of the reference's M (rounded to double; LAPACK
  * dsyev, O(nv^3), nothing next to the reference's cost), the largest and
  * smallest over the states (conditioning.csv).  It sets what an output
- * that solves with M can be expected to reach (report_accuracy.h).
+ * that solves with M can be expected to reach (accuracy_summary.h).
  *
  * Default audit model: autoTree with skew = pi/3 and taper = 0.99.  skew != 0
  * makes gravity produce joint torques (with skew = 0 the tree is planar);
@@ -75,5 +75,11 @@ const char *const *audit_outputs(const bench_target *t);
 /* The default reference cache directory: $RBD_CACHE_DIR, else
  * $XDG_CACHE_HOME/rbdiff, else $HOME/.cache/rbdiff, else results/.refcache. */
 void audit_default_cache(char *buf, size_t len);
+
+/* The audit's options from a config, one way for `accuracy`, `sweep` and
+ * `advise`: its states (accuracy_states) and seed, the reference cache
+ * (c->cache, else audit_default_cache) written into cache[len], which o
+ * points at, and the reference's defaults (rbdref_opts_default: 256 bits). */
+void audit_opts_from_config(const sweep_config *c, char *cache, size_t len, audit_opts *o);
 
 #endif

@@ -9,7 +9,7 @@
 #include "accuracy/accuracy_sweep.h"
 #include "plan/modelspec.h"
 #include "measure/progress.h"
-#include "report/report_accuracy.h"
+#include "accuracy/accuracy_summary.h"
 #include "store/meta.h"
 
 int accuracy_wanted(const sweep_config *c)
@@ -19,10 +19,11 @@ int accuracy_wanted(const sweep_config *c)
 
 json_t *accuracy_identity(const sweep_config *c)
 {
-    rbdref_opts r;
-    rbdref_opts_default(&r);
-    return json_pack("{s:i, s:I, s:i, s:I}", "states", c->acc_states, "seed", (json_int_t)c->seed, "prec_bits",
-                     r.prec, "h_log2", (json_int_t)(r.h_log2 ? r.h_log2 : -r.prec));
+    char cache[4096];
+    audit_opts o;       /* the options the audit runs with, as it takes them */
+    audit_opts_from_config(c, cache, sizeof cache, &o);
+    return json_pack("{s:i, s:I, s:i, s:I}", "states", o.states, "seed", (json_int_t)o.seed, "prec_bits",
+                     o.ref.prec, "h_log2", (json_int_t)(o.ref.h_log2 ? o.ref.h_log2 : -o.ref.prec));
 }
 
 int accuracy_models(const sweep_config *c, bench_model **out, int *n)
@@ -144,8 +145,8 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir, vola
     memset(&cond, 0, sizeof cond);
     memset(&eps, 0, sizeof eps);
     char cache[4096];
-    if (c->cache) snprintf(cache, sizeof cache, "%s", c->cache);
-    else audit_default_cache(cache, sizeof cache);
+    audit_opts o;
+    audit_opts_from_config(c, cache, sizeof cache, &o);
     if ((rc = bench_targets(c, &tg, &ntg)) || (rc = accuracy_models(c, &bm, &nbm))) goto done;
     if ((rc = results_open_table(&log, dir, ACCURACY_CSV, accuracy_cols, ACCURACY_NCOLS, ACCURACY_NKEY)) ||
         (rc = results_open_table(&cond, dir, CONDITIONING_CSV, conditioning_cols, CONDITIONING_NCOLS,
@@ -155,12 +156,6 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir, vola
     if (log.dropped_partial)
         fprintf(stderr, "rbdiff %s: %s:%d: dropped a truncated line (interrupted write); it is computed again\n", cmd,
                 log.path, log.dropped_partial);
-    audit_opts o;
-    memset(&o, 0, sizeof o);
-    o.states = c->acc_states;
-    o.seed = c->seed;
-    o.cache = cache;
-    rbdref_opts_default(&o.ref);
     bench_target *fit = malloc(sizeof *fit * ((size_t)ntg + 1));
     if (!fit) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); goto done; }
     progress pg;
@@ -192,8 +187,8 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir, vola
         goto done;
     }
     if (cache_failed) fprintf(stderr, "rbdiff %s: could not write the reference cache in %s\n", cmd, cache);
-    json_t *settings = json_pack("{s:i, s:I, s:f, s:f, s:i, s:s, s:o}", "states", c->acc_states, "seed",
-                                 (json_int_t)c->seed, "skew", c->acc_skew, "taper", c->acc_taper, "prec_bits",
+    json_t *settings = json_pack("{s:i, s:I, s:f, s:f, s:i, s:s, s:o}", "states", o.states, "seed",
+                                 (json_int_t)o.seed, "skew", c->acc_skew, "taper", c->acc_taper, "prec_bits",
                                  o.ref.prec, "step", "h = 2^-prec (complex step, reference/README.md)", "cache",
                                  meta_json_text(cache));
     rc = accuracy_write_json(dir, &log, &cond, settings);

@@ -28,14 +28,8 @@ int advise_errors(const rbd_model *m, const bench_model *bm, const bench_target 
     for (int i = 0; i < ntg; i++)
         if (tg[i].method) ours[n++] = tg[i];
     char cache[4096];
-    if (c->cache) snprintf(cache, sizeof cache, "%s", c->cache);
-    else audit_default_cache(cache, sizeof cache);
     audit_opts o;
-    memset(&o, 0, sizeof o);
-    o.states = c->acc_states;
-    o.seed = c->seed;
-    o.cache = cache;
-    rbdref_opts_default(&o.ref);
+    audit_opts_from_config(c, cache, sizeof cache, &o);
     for (int i = 0; i < ntg; i++) err[i] = -1;
     advise_errs e = { tg, ntg, err };
     audit_sink sink = { .emit = emit_err, .ctx = &e };

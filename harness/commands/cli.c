@@ -126,51 +126,39 @@ void cli_joint_list(unsigned joints, char *buf, size_t len)
                                      rbd_joint_type_name((rbd_joint_type)t));
 }
 
-int cli_keyed_flags(const char *cmd, int argc, char **argv, const char *const (*keymap)[2], int nmap,
-                    const char *help, sweep_config *c, const char **out)
+/* The config keys of fl as getopt_long options, each with val
+ * SWEEP_OPT_BASE + its index (in fl->keymap, or in the key table), followed
+ * by -c, -o, -h and the command's own; malloc'ed, NULL when out of memory. */
+static struct option *flag_options(const cli_flags *fl)
 {
-    struct option *opts = calloc((size_t)nmap + 4, sizeof *opts);
-    if (!opts) return cli_error(cmd, EXIT_FAIL, "out of memory");
-    for (int k = 0; k < nmap; k++) opts[k] = (struct option){ keymap[k][0], required_argument, 0, 1000 + k };
-    opts[nmap] = (struct option){ "config", required_argument, 0, 'c' };
-    opts[nmap + 1] = (struct option){ "out", required_argument, 0, 'o' };
-    opts[nmap + 2] = (struct option){ "help", no_argument, 0, 'h' };
-    const char *config = NULL;
-    int ch, status = EXIT_USAGE;
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1) {
-        if (ch == 'h') { fputs(help, stdout); status = -1; goto done; }
-        if (ch == 'c') config = optarg;
-        else if (ch == 'o') *out = optarg;
-        else if (ch < 1000) { cli_bad_option(cmd, ch, argv); goto done; }
-    }
-    if (optind < argc) { cli_error(cmd, 0, "unexpected argument '%s'", argv[optind]); cli_usage_error(cmd); goto done; }
-    if (config) {
-        if (sweep_config_read(c, config)) { cli_lib_error(cmd, 0); goto done; }
-        sweep_config_allow_override(c);
-    }
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1) {
-        if (ch < 1000) continue;
-        char where[64];
-        snprintf(where, sizeof where, "--%s", keymap[ch - 1000][0]);
-        if (sweep_config_set(c, keymap[ch - 1000][1], optarg, where)) { cli_lib_error(cmd, 0); goto done; }
-    }
-    status = 0;
-done:
-    free(opts);
-    return status;
+    struct option base[3 + CLI_MAX_OWN] = { { "config", required_argument, 0, 'c' },
+                                            { "out", required_argument, 0, 'o' },
+                                            { "help", no_argument, 0, 'h' } };
+    for (int k = 0; k < fl->nown; k++) base[3 + k] = fl->own[k];
+    if (!fl->keymap) return sweep_options(base, 3 + fl->nown);
+    struct option *o = calloc((size_t)fl->nmap + 3 + (size_t)fl->nown + 1, sizeof *o);
+    if (!o) return NULL;
+    for (int k = 0; k < fl->nmap; k++)
+        o[k] = (struct option){ fl->keymap[k][0], required_argument, 0, SWEEP_OPT_BASE + k };
+    for (int k = 0; k < 3 + fl->nown; k++) o[fl->nmap + k] = base[k];
+    return o;
 }
 
-int cli_config_args(const char *cmd, int argc, char **argv, const char *help, const struct option *own, int nown,
-                    int (*take)(int ch, const char *arg, void *ctx), void *ctx, sweep_config *c, const char **out)
+/* Config flag i of fl set to value: through its key (keymap), or as the
+ * key table's flag --KEY. */
+static int set_flag(const cli_flags *fl, sweep_config *c, int i, const char *value)
 {
-    struct option base[3 + 8] = { { "config", required_argument, 0, 'c' }, { "out", required_argument, 0, 'o' },
-                                  { "help", no_argument, 0, 'h' } };
-    if (nown > 8) return cli_error(cmd, EXIT_FAIL, "too many options");
-    for (int k = 0; k < nown; k++) base[3 + k] = own[k];
-    struct option *opts = sweep_options(base, 3 + nown);
+    if (!fl->keymap) return sweep_config_flag(c, i, value);
+    char where[64];
+    snprintf(where, sizeof where, "--%s", fl->keymap[i][0]);
+    return sweep_config_set(c, fl->keymap[i][1], value, where);
+}
+
+int cli_config_args(const char *cmd, int argc, char **argv, const char *help, const cli_flags *fl, sweep_config *c,
+                    const char **out)
+{
+    if (fl->nown > CLI_MAX_OWN) return cli_error(cmd, EXIT_FAIL, "too many options");
+    struct option *opts = flag_options(fl);
     if (!opts) return cli_error(cmd, EXIT_FAIL, "out of memory");
     const char *config = NULL;
     int ch, status = EXIT_USAGE;
@@ -181,8 +169,8 @@ int cli_config_args(const char *cmd, int argc, char **argv, const char *help, co
         if (ch == 'c') config = optarg;
         else if (ch == 'o') *out = optarg;
         else if (ch >= SWEEP_OPT_BASE) continue;
-        else if (ch == '?' || ch == ':') { cli_bad_option(cmd, ch, argv); goto done; }
-        else if ((status = take(ch, optarg, ctx))) goto done;
+        else if (ch == '?' || ch == ':' || !fl->take) { cli_bad_option(cmd, ch, argv); goto done; }
+        else if ((status = fl->take(ch, optarg, fl->ctx))) goto done;
         status = EXIT_USAGE;
     }
     if (optind < argc) { cli_error(cmd, 0, "unexpected argument '%s'", argv[optind]); cli_usage_error(cmd); goto done; }
@@ -192,7 +180,7 @@ int cli_config_args(const char *cmd, int argc, char **argv, const char *help, co
     }
     optind = 1;
     while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1)
-        if (ch >= SWEEP_OPT_BASE && sweep_config_flag(c, ch - SWEEP_OPT_BASE, optarg)) {
+        if (ch >= SWEEP_OPT_BASE && set_flag(fl, c, ch - SWEEP_OPT_BASE, optarg)) {
             cli_lib_error(cmd, 0);
             goto done;
         }

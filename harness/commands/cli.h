@@ -9,7 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include "rbdiff/method.h"
-#include "measure/timeable.h"
+#include "common/timeable.h"
 #include "plan/sweepconf.h"
 
 /* The exit-status rule (harness/README.md): EXIT_USAGE whenever the input
@@ -83,21 +83,28 @@ extern char **cli_argv;
 /* After getopt_long returned '?' or ':' (optstring starting with ':', and
  * opterr = 0): names the offending option, returns EXIT_USAGE. */
 int cli_bad_option(const char *cmd, int c, char **argv);
-/* Flags that are sweep-config keys (keymap[k] = { flag, key }) over an
- * optional config file (-c FILE, read first so that the flags override
- * it), with -o DIR (into *out) and -h (help printed on stdout): 0 to go on,
- * -1 after --help, else the exit status (message printed). */
-int cli_keyed_flags(const char *cmd, int argc, char **argv, const char *const (*keymap)[2], int nmap,
-                    const char *help, sweep_config *c, const char **out);
-/* The sweep's convention: every config key a flag (--KEY, sweep_options),
- * -c FILE read first so that the flags override it, -o DIR into *out, -h
- * (help printed on stdout), and the command's own options (at most 8, their
- * val below SWEEP_OPT_BASE and none of 'c', 'o', 'h') given in order to
- * take (0, or the exit status after its message).  0 to go on, -1 after
- * --help, else the exit status (message printed). */
+/* One convention for the commands whose flags are config keys (sweep,
+ * accuracy): the flags over an optional config file (-c FILE, read first so
+ * that the flags override it), -o DIR into *out, -h (help printed on
+ * stdout), and the command's own options.  The flags are either every
+ * config key as --KEY (keymap NULL, sweep_options: sweep) or the pairs
+ * keymap[k] = { flag, key } (accuracy: --N is accuracy_N).  The own options
+ * (at most CLI_MAX_OWN, their val below SWEEP_OPT_BASE and none of 'c', 'o',
+ * 'h') are handed in order to take (0, or the exit status after its
+ * message).  0 to go on, -1 after --help, else the exit status (message
+ * printed). */
 struct option;
-int cli_config_args(const char *cmd, int argc, char **argv, const char *help, const struct option *own, int nown,
-                    int (*take)(int ch, const char *arg, void *ctx), void *ctx, sweep_config *c, const char **out);
+enum { CLI_MAX_OWN = 8 };
+typedef struct {
+    const char *const (*keymap)[2];     /* NULL: every config key a flag  */
+    int nmap;
+    const struct option *own;
+    int nown;
+    int (*take)(int ch, const char *arg, void *ctx);
+    void *ctx;
+} cli_flags;
+int cli_config_args(const char *cmd, int argc, char **argv, const char *help, const cli_flags *fl, sweep_config *c,
+                    const char **out);
 /* Joint type names supported by a method ("revolute, prismatic, ..."). */
 void cli_joint_list(unsigned joints, char *buf, size_t len);
 #endif

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "accuracy/accuracy_audit.h"
+#include "commands/accuracy_audit.h"
 #include "commands/cli.h"
 #include "store/meta.h"
 
@@ -64,7 +64,8 @@ int cmd_accuracy(int argc, char **argv)
     const char *out = NULL;
     char *dir = NULL, *cl = NULL;
     results_lock lk = { -1, NULL, NULL, 0 };
-    int bad_input = 0, status = cli_keyed_flags("accuracy", argc, argv, keymap, NMAP, help, &c, &out);
+    const cli_flags fl = { keymap, NMAP, NULL, 0, NULL, NULL };
+    int bad_input = 0, status = cli_config_args("accuracy", argc, argv, help, &fl, &c, &out);
     if (!status && !c.nacc_N && !c.nacc_models && !c.nrobots) {
         cli_error("accuracy", 0, "nothing to audit: give --N LIST, --robots LIST or --model SPEC");
         status = cli_usage_error("accuracy");

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "report/anchors_runs.h"
 #include "commands/cli.h"
-#include "plan/datadir.h"
+#include "common/datadir.h"
 
 static const char help[] =
     "Usage: rbdiff anchors RESULTS [RESULTS...] [--anchors DIR] [--table KEY] [--stat median|min] [--out FILE] [--no-write] [--check]\n\n"

@@ -14,7 +14,9 @@ static const char help[] =
     "list      the model families: autoTree (spatial_v2's autoTree(N, bf, skew,\n"
     "          taper)) and the URDF files under tests/models/ of the source tree\n"
     "describe  bodies, nq, nv, depth, every joint in the user's order with its\n"
-    "          type, parent and q/v offsets, total mass and validation warnings\n\n"
+    "          type, parent and q/v offsets, total mass and validation warnings\n"
+    "export    the model as a URDF file, to FILE (written whole or not at all)\n"
+    "          or to stdout\n\n"
     "SPEC: autotree:N=100,bf=2,skew=0,taper=1 (defaults bf=1, skew=0, taper=1)\n"
     "      urdf:PATH[,freeflyer][,continuous=revolute][,strict][,nonphysical]\n"
     "      (model options: README.md, \"Model options\")\n";

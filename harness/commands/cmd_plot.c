@@ -8,14 +8,15 @@
 #include <stdio.h>
 #include <string.h>
 #include "commands/cli.h"
-#include "plan/datadir.h"
+#include "common/datadir.h"
 #include "plot/plot_run.h"
 
 static const char help[] =
     "Usage: rbdiff plot DIR [--with DIR2] [--out PLOTDIR] [--scripts GPDIR] [--gnuplot PROG]\n\n"
     "Renders PNG and SVG figures from the results directory DIR into\n"
     "PLOTDIR (default DIR/plots), with the gnuplot scripts in GPDIR (default\n"
-    "plots/ of the source tree).  Serial chain solid, bf = 2 dashed, bf = 5\n"
+    "plots/ of the data root that rbdiff --version prints: the source tree,\n"
+    "or share/rbdiff of an installed rbdiff).  Serial chain solid, bf = 2 dashed, bf = 5\n"
     "dotted, as in the paper:\n"
     "  fig2_id        idsva and rneacr, time vs N (log-log)\n"
     "  fig2_fd        fdsva, fdcr and abacr, time vs N\n"

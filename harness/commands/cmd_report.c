@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include "commands/cli.h"
-#include "plan/datadir.h"
+#include "common/datadir.h"
 #include "report/report_md.h"
 
 static const char help[] =
@@ -14,7 +14,8 @@ static const char help[] =
     "Writes DIR/report.md: per paper figure (Figs. 2-7, Table III, the accuracy\n"
     "of Sec. V.A, second order) its plots from DIR/plots (`rbdiff plot` first) and a table of\n"
     "the paper's claims about it (FILE, default harness/report/paper_claims.tsv of the\n"
-    "source tree: source, the paper's number, the measured one, a verdict).\n"
+    "data root that rbdiff --version prints; a header line names its columns, then\n"
+    "one claim a line: source, the paper's number, the measured one, a verdict).\n"
     "The verdicts come from DIR's timings.csv (paired ratios, as tables.md),\n"
     "crossover.csv and accuracy.csv: reproduced (within the claim's factor),\n"
     "differs (by how much, and the setting the paper used where it is known to\n"

@@ -1,13 +1,13 @@
 /* rbdiff sweep: methods x bf x N (x extra models) into a results directory,
  * interrupt-safe and resumable: its flags, then the sweep's run
- * (measure/sweep_run.h: the plan, the set, the cells, crossovers and the
+ * (commands/sweep_run.h: the plan, the set, the cells, crossovers and the
  * accuracy audit) and the derived files (report/report.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands/cli.h"
-#include "measure/sweep_run.h"
+#include "commands/sweep_run.h"
 #include "report/report.h"
 #include "store/meta.h"
 
@@ -86,7 +86,8 @@ int cmd_sweep(int argc, char **argv)
     perfctr *pc = NULL;
     sweep_tally t = { 0, 0 };
     char *dir = NULL, *cl = NULL;
-    int bad_input = 0, status = cli_config_args("sweep", argc, argv, help, shard_opt, 1, take_shard, &sh, &c, &out);
+    const cli_flags fl = { NULL, 0, shard_opt, 1, take_shard, &sh };
+    int bad_input = 0, status = cli_config_args("sweep", argc, argv, help, &fl, &c, &out);
     if (!status && sweep_check("sweep", &c, sh, &p, &bad_input)) status = cli_lib_error("sweep", bad_input ? EXIT_USAGE : EXIT_FAIL);
     if (!status && (!(dir = out ? strdup(out) : cli_results_dir(c.name)) || !(cl = meta_cmdline(cli_argc, cli_argv))))
         status = cli_error("sweep", EXIT_FAIL, "out of memory");

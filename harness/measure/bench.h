@@ -11,7 +11,7 @@
 #include "measure/perfctr.h"
 #include "store/results.h"
 #include "plan/sweepconf.h"
-#include "measure/timeable.h"
+#include "common/timeable.h"
 
 typedef struct {
     const char *name;

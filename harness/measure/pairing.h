@@ -12,7 +12,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
-#include "measure/stats.h"
+#include "common/stats.h"
 
 enum { PAIR_MAX_BUILDS = 16, PAIR_MAX_ROUNDS = 201, PAIR_MAX_INSTANCES = 8 };
 

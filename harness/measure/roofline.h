@@ -6,7 +6,7 @@
 #define RBD_ROOFLINE_H
 
 #include <stdint.h>
-#include "measure/timeable.h"
+#include "common/timeable.h"
 
 #define ROOFLINE_NAME "dgemm"
 #define ROOFLINE_KIND "roof"

@@ -18,13 +18,6 @@ void timing_opts_default(timing_opts *o)
     o->slices = 1;
 }
 
-double timing_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
 double timing_run_batch(const rbd_timeable *t, long calls, int *k, int *err)
 {
     int idx = *k;

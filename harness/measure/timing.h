@@ -10,8 +10,9 @@
 
 #include <signal.h>
 #include "measure/perfctr.h"
-#include "measure/stats.h"
-#include "measure/timeable.h"
+#include "common/stats.h"
+#include "common/clock.h"
+#include "common/timeable.h"
 
 typedef struct {
     double warmup_ns;       /* warm-up wall time before calibrating (default 20 ms) */
@@ -37,9 +38,6 @@ typedef struct {
 } timing_result;
 
 void timing_opts_default(timing_opts *o);
-
-/* Monotonic wall clock in ns (CLOCK_MONOTONIC). */
-double timing_now_ns(void);
 
 /* RBD_EINTR-like stop: returns 1 (no result) when *o->stop was set. */
 int timing_measure(const rbd_timeable *t, const timing_opts *o, timing_result *r);

@@ -13,7 +13,7 @@
 #include "rbdiff/check.h"
 #include "rbdiff/dynamics.h"
 #include "peers/peer.h"
-#include "plan/datadir.h"
+#include "common/datadir.h"
 
 const char *const peer_known[] = { "pinocchio", "mujoco", "pinocchio-cg", NULL };
 

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 #include "peers/peer_api.h"
-#include "measure/timeable.h"
+#include "common/timeable.h"
 
 /* The peers rbdiff knows how to build (harness/peers/CMakeLists.txt). */
 extern const char *const peer_known[];   /* NULL-terminated */

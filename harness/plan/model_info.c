@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rbdiff/rbd.h"
-#include "plan/datadir.h"
+#include "common/datadir.h"
 #include "plan/model_info.h"
 
 void model_list_robots(FILE *f)

@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include "model/text.h"
 #include "plan/modelspec.h"
-#include "plan/datadir.h"
+#include "common/datadir.h"
 
 static int load(const char *spec, rbd_model **m);
 

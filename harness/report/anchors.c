@@ -6,7 +6,7 @@
 #include "rbdiff/rbd.h"
 #include "report/anchors.h"
 #include "measure/method_facts.h"
-#include "measure/stats.h"
+#include "common/stats.h"
 
 const char *anchors_column_of(const char *method)
 {

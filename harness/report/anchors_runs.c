@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "rbdiff/rbd.h"
-#include "measure/stats.h"
+#include "common/stats.h"
 #include "report/anchors.h"
 #include "report/anchors_runs.h"
 #include "peers/peer.h"

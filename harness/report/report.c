@@ -7,7 +7,7 @@
 #include "rbdiff/rbd.h"
 #include "store/atomicio.h"
 #include "report/report.h"
-#include "report/report_accuracy.h"
+#include "accuracy/accuracy_summary.h"
 #include "report/report_ratios.h"
 #include "store/gbench.h"
 #include "store/results.h"

@@ -22,8 +22,11 @@ typedef struct {
     int naccuracy;
 } claim_data;
 
-/* Reads the claims file; errors name file:line and the field.  *out is
- * malloc'ed. */
+/* Reads the claims file (claims_read.c): comment lines (#) and blank lines
+ * skipped, then a header line naming the columns (figure, source, kind, A,
+ * B, where, paper, tol, claim, setup; any order), then one claim a line,
+ * its fields found by the header's names.  Errors name file:line:column
+ * and the field.  *out is malloc'ed. */
 int claims_read(const char *path, claim **out, int *n);
 
 typedef enum { CLAIM_REPRODUCED, CLAIM_DIFFERS, CLAIM_NOT_MEASURED } claim_verdict;

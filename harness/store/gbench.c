@@ -18,7 +18,7 @@
 #include "store/atomicio.h"
 #include "store/gbench.h"
 #include "store/results.h"
-#include "measure/stats.h"
+#include "common/stats.h"
 
 static json_t *context(const char *cmdline)
 {

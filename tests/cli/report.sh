@@ -18,6 +18,7 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 T=$'\t'
 cat >"$TMP/claims.tsv" <<CLAIMS
 # test claims
+figure${T}source${T}kind${T}A${T}B${T}where${T}paper${T}tol${T}claim${T}setup
 fig2${T}s1${T}ratio${T}rneacr${T}idsva${T}N=100,bf=1${T}11.2${T}1.05${T}near${T}-
 fig2${T}s2${T}ratio${T}rneacr${T}idsva${T}N=100,bf=1${T}15${T}1.25${T}far${T}a known difference
 fig4${T}s3${T}min${T}pin26${T}idsva${T}N>=2,bf=*${T}1${T}-${T}always faster${T}-
@@ -55,9 +56,17 @@ for h in "## Fig. 2" "## Fig. 3" "## Fig. 4" "## Fig. 5" "## Fig. 6" "## Fig. 7"
 done
 # a malformed claim: the file and line, non-zero exit, the old report.md kept
 cp "$md" "$TMP/before.md"
-printf 'fig2\ts\tratio\ta\tb\tN=1\tmany\t1\tc\t-\n' >"$TMP/bad.tsv"
+printf 'figure\tsource\tkind\tA\tB\twhere\tpaper\ttol\tclaim\tsetup\nfig2\ts\tratio\ta\tb\tN=1\tmany\t1\tc\t-\n' >"$TMP/bad.tsv"
 if "$RBDIFF" report "$TMP/synth" --claims "$TMP/bad.tsv" >/dev/null 2>"$TMP/err"; then fail "a bad claims file passed"; fi
-grep -qF "bad.tsv:1: paper: 'many' is not a number" "$TMP/err" || { fail "bad claims message"; cat "$TMP/err"; }
+grep -qF "bad.tsv:2:7: paper: 'many' is not a number" "$TMP/err" || { fail "bad claims message"; cat "$TMP/err"; }
 cmp -s "$md" "$TMP/before.md" || fail "report.md changed by a failed run"
+# the columns are read by the header's names: another order reads the same
+printf 'setup\tsource\tkind\tA\tB\twhere\tpaper\ttol\tclaim\tfigure\n-\ts1\tratio\trneacr\tidsva\tN=100,bf=1\t11.2\t1.05\treordered\tfig2\n' >"$TMP/order.tsv"
+"$RBDIFF" report "$TMP/synth" --claims "$TMP/order.tsv" >/dev/null 2>"$TMP/err" || { fail "reordered columns"; cat "$TMP/err"; }
+check "| reordered |" "| reproduced: 11.3 against the paper's 11.2"
+# a file without the header (the columns by position) is refused naming the line and column
+printf 'fig2\ts\tratio\ta\tb\tN=1\t2\t1\tc\t-\n' >"$TMP/nohdr.tsv"
+if "$RBDIFF" report "$TMP/synth" --claims "$TMP/nohdr.tsv" >/dev/null 2>"$TMP/err"; then fail "a claims file without its header passed"; fi
+grep -qF "nohdr.tsv:1:1: column 'fig2' is not a claims column" "$TMP/err" || { fail "no-header message"; cat "$TMP/err"; }
 [ "$fails" -eq 0 ] && echo "report checks passed"
 [ "$fails" -eq 0 ]

@@ -7,14 +7,15 @@
 #   and a new accuracy audit's accuracy.csv and conditioning.csv (exact:
 #   seeded states, no timing).  A new sweep's timings.csv, crossover.csv and
 #   crossover_probes.csv must have the same rows with the timing columns
-#   masked (their values are the machine's).  meta.json is left out (dates,
-#   hosts, build ids).
+#   masked (their values are the machine's); so must a `crossover` run's
+#   crossover.csv.  meta.json is left out (dates, hosts, build ids).
 # expected/ was made by 9aaa777's rbdiff; where other issues changed an
 # output on purpose since (issue 29: tables.md grouped by kind of method,
 # report.md), it was remade by main's rbdiff before this layer took those
 # files over (71822c7), and the new rbdiff gave the same files.  To remake it
 # after an intended change: run.sh OLD_RBDIFF tests/golden/expected.
-# report.md is made against claims.tsv (9aaa777's paper_claims.tsv), so new
+# report.md is made against claims.tsv (9aaa777's paper_claims.tsv, with the
+# header line naming its columns that the reader takes them by), so new
 # claims in the shipped file do not change it; a change of how a claim is
 # checked does.
 # Usage: run.sh RBDIFF OUT      writes the normalised outputs into OUT
@@ -93,6 +94,16 @@ cp "$work/sweep/accuracy.csv" "$out/sweep-accuracy.csv"
 cp "$work/sweep/conditioning.csv" "$out/sweep-conditioning.csv"
 for f in samples.csv peer_checks.csv; do [ -e "$work/sweep/$f" ] && head -1 "$work/sweep/$f" > "$out/sweep-$f-header"; done
 ls "$work/sweep" > "$out/sweep-files.txt"
+
+# the crossover command on its own (the sweep's searches share its code,
+# crossover_set.c): its rows with the search's outcome masked, its files.
+# Pinned by 83f36c5's rbdiff (9aaa777's golden set had no such case).
+"$rbdiff" crossover fdsva-aza fdsva-dmm --bf 1 --range 2:6 --batch-ms 0.2 --warmup-ms 0 --counters no \
+    --out "$work/xo" >/dev/null 2>&1
+mask "$work/xo/crossover.csv" N_cross bracket_lo bracket_hi status probes repetitions confidence \
+    > "$out/crossover-crossover.csv"
+head -1 "$work/xo/crossover_probes.csv" > "$out/crossover-probes-header.csv"
+ls "$work/xo" > "$out/crossover-files.txt"
 
 if [ -n "$expected" ]; then
     diff -r "$expected" "$out" && echo "golden: the same as $expected"

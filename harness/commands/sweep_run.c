@@ -1,9 +1,9 @@
 /* `rbdiff sweep`'s run (sweep_run.h). */
 #include <stdlib.h>
 #include "rbdiff/rbd.h"
-#include "accuracy/accuracy_audit.h"
+#include "commands/accuracy_audit.h"
 #include "accuracy/accuracy_sweep.h"
-#include "measure/sweep_run.h"
+#include "commands/sweep_run.h"
 #include "store/resume.h"
 
 int sweep_check(const char *cmd, sweep_config *c, shard_spec sh, sweep_plan *p, int *bad_input)

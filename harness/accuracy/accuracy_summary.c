@@ -5,7 +5,7 @@
 #include <unistd.h>
 #include "store/atomicio.h"
 #include "plan/modelspec.h"
-#include "report/report_accuracy.h"
+#include "accuracy/accuracy_summary.h"
 #include "store/results.h"
 
 /* accuracy.csv and conditioning.csv as typed rows (store/rows.h); the

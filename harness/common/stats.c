@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rbdiff/rbd.h"
-#include "measure/stats.h"
+#include "common/stats.h"
 
 static int cmp_double(const void *a, const void *b)
 {

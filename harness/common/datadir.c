@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "plan/datadir.h"
+#include "common/datadir.h"
 
 #ifndef RBD_SOURCE_DIR
 #define RBD_SOURCE_DIR "."

@@ -4,9 +4,9 @@
 #include <string.h>
 #include "rbdiff/check.h"
 #include "rbdiff/dynamics.h"
-#include "measure/timeable.h"
+#include "common/timeable.h"
 #ifdef RBD_TEST_SLOW_METHOD
-#include "measure/timing.h"
+#include "common/clock.h"
 #endif
 
 /* ---------------------------------------------------------------- state pool */

@@ -1,8 +1,8 @@
 /* The accuracy audit's derived outputs: summary tables (per group of
  * autoTree models, N columns; robots, a column per model) and accuracy.json,
  * both made from accuracy.csv so a resumed run reports every row. */
-#ifndef RBD_REPORT_ACCURACY_H
-#define RBD_REPORT_ACCURACY_H
+#ifndef RBD_ACCURACY_SUMMARY_H
+#define RBD_ACCURACY_SUMMARY_H
 
 #include <stdio.h>
 #include <jansson.h>

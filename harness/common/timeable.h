@@ -1,7 +1,7 @@
 /*
- * Anything the harness can time: a registered derivative method or a plain
- * base algorithm (rnea, ...), behind one callback so timing.c does not care
- * which.  A timeable owns a pool of random states and every output buffer,
+ * Anything the harness can time: a registered derivative method, a plain
+ * base algorithm (rnea, ...) or a peer's function (peers/peer.c), behind one
+ * callback so timing.c does not care which.  A timeable owns a pool of random states and every output buffer,
  * made once here; call() evaluates at pool state k and never allocates.
  */
 #ifndef RBD_TIMEABLE_H

@@ -1,10 +1,10 @@
 /* The `accuracy` command's run (accuracy_audit.h). */
 #include <stdio.h>
 #include <stdlib.h>
-#include "accuracy/accuracy_audit.h"
+#include "commands/accuracy_audit.h"
 #include "accuracy/accuracy_sweep.h"
 #include "report/report.h"
-#include "report/report_accuracy.h"
+#include "accuracy/accuracy_summary.h"
 #include "store/meta.h"
 #include "store/resume.h"
 
