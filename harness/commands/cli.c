@@ -128,19 +128,21 @@ void cli_joint_list(unsigned joints, char *buf, size_t len)
 
 /* The config keys of fl as getopt_long options, each with val
  * SWEEP_OPT_BASE + its index (in fl->keymap, or in the key table), followed
- * by -c, -o, -h and the command's own; malloc'ed, NULL when out of memory. */
+ * by -c and -o (unless fl->no_config), -h and the command's own; malloc'ed,
+ * NULL when out of memory. */
 static struct option *flag_options(const cli_flags *fl)
 {
     struct option base[3 + CLI_MAX_OWN] = { { "config", required_argument, 0, 'c' },
                                             { "out", required_argument, 0, 'o' },
                                             { "help", no_argument, 0, 'h' } };
+    int first = fl->no_config ? 2 : 0, nb = 3 - first;
     for (int k = 0; k < fl->nown; k++) base[3 + k] = fl->own[k];
-    if (!fl->keymap) return sweep_options(base, 3 + fl->nown);
-    struct option *o = calloc((size_t)fl->nmap + 3 + (size_t)fl->nown + 1, sizeof *o);
+    if (!fl->keymap) return sweep_options(base + first, nb + fl->nown);
+    struct option *o = calloc((size_t)fl->nmap + (size_t)nb + (size_t)fl->nown + 1, sizeof *o);
     if (!o) return NULL;
     for (int k = 0; k < fl->nmap; k++)
         o[k] = (struct option){ fl->keymap[k][0], required_argument, 0, SWEEP_OPT_BASE + k };
-    for (int k = 0; k < 3 + fl->nown; k++) o[fl->nmap + k] = base[k];
+    for (int k = 0; k < nb + fl->nown; k++) o[fl->nmap + k] = base[first + k];
     return o;
 }
 
@@ -154,38 +156,65 @@ static int set_flag(const cli_flags *fl, sweep_config *c, int i, const char *val
     return sweep_config_set(c, fl->keymap[i][1], value, where);
 }
 
+/* Without a config file: every flag in its turn, as given. */
+static int in_order(const char *cmd, int argc, char **argv, const char *help, const cli_flags *fl,
+                    const struct option *opts, const char *optstring, sweep_config *c)
+{
+    int ch, status;
+    while ((ch = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
+        if (ch == 'h') { fputs(help, stdout); return -1; }
+        if (ch >= SWEEP_OPT_BASE) {
+            if (set_flag(fl, c, ch - SWEEP_OPT_BASE, optarg)) return cli_lib_error(cmd, EXIT_USAGE);
+        } else if (ch == '?' || ch == ':' || !fl->take) {
+            return cli_bad_option(cmd, ch, argv);
+        } else if ((status = fl->take(ch, optarg, fl->ctx))) {
+            return status;
+        }
+    }
+    return 0;
+}
+
+/* With a config file: -h, -c, -o and the command's own options first, then
+ * the config read, then the config flags over it. */
+static int over_config(const char *cmd, int argc, char **argv, const char *help, const cli_flags *fl,
+                       const struct option *opts, const char *optstring, sweep_config *c, const char **out)
+{
+    const char *config = NULL;
+    int ch, status;
+    while ((ch = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
+        if (ch == 'h') { fputs(help, stdout); return -1; }
+        if (ch == 'c') config = optarg;
+        else if (ch == 'o') *out = optarg;
+        else if (ch >= SWEEP_OPT_BASE) continue;
+        else if (ch == '?' || ch == ':' || !fl->take) return cli_bad_option(cmd, ch, argv);
+        else if ((status = fl->take(ch, optarg, fl->ctx))) return status;
+    }
+    if (optind < argc) {
+        cli_error(cmd, 0, "unexpected argument '%s'", argv[optind]);
+        return cli_usage_error(cmd);
+    }
+    if (config) {
+        if (sweep_config_read(c, config)) return cli_lib_error(cmd, EXIT_USAGE);
+        sweep_config_allow_override(c);
+    }
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, optstring, opts, NULL)) != -1)
+        if (ch >= SWEEP_OPT_BASE && set_flag(fl, c, ch - SWEEP_OPT_BASE, optarg)) return cli_lib_error(cmd, EXIT_USAGE);
+    return 0;
+}
+
 int cli_config_args(const char *cmd, int argc, char **argv, const char *help, const cli_flags *fl, sweep_config *c,
                     const char **out)
 {
     if (fl->nown > CLI_MAX_OWN) return cli_error(cmd, EXIT_FAIL, "too many options");
+    char optstring[32];
+    snprintf(optstring, sizeof optstring, "%s%s", fl->no_config ? ":h" : ":hc:o:", fl->shortopts ? fl->shortopts : "");
     struct option *opts = flag_options(fl);
     if (!opts) return cli_error(cmd, EXIT_FAIL, "out of memory");
-    const char *config = NULL;
-    int ch, status = EXIT_USAGE;
     optind = 1;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1) {
-        if (ch == 'h') { fputs(help, stdout); status = -1; goto done; }
-        if (ch == 'c') config = optarg;
-        else if (ch == 'o') *out = optarg;
-        else if (ch >= SWEEP_OPT_BASE) continue;
-        else if (ch == '?' || ch == ':' || !fl->take) { cli_bad_option(cmd, ch, argv); goto done; }
-        else if ((status = fl->take(ch, optarg, fl->ctx))) goto done;
-        status = EXIT_USAGE;
-    }
-    if (optind < argc) { cli_error(cmd, 0, "unexpected argument '%s'", argv[optind]); cli_usage_error(cmd); goto done; }
-    if (config) {
-        if (sweep_config_read(c, config)) { cli_lib_error(cmd, 0); goto done; }
-        sweep_config_allow_override(c);
-    }
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, ":hc:o:", opts, NULL)) != -1)
-        if (ch >= SWEEP_OPT_BASE && set_flag(fl, c, ch - SWEEP_OPT_BASE, optarg)) {
-            cli_lib_error(cmd, 0);
-            goto done;
-        }
-    status = 0;
-done:
+    int status = fl->no_config ? in_order(cmd, argc, argv, help, fl, opts, optstring, c)
+                               : over_config(cmd, argc, argv, help, fl, opts, optstring, c, out);
     free(opts);
     return status;
 }

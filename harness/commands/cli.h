@@ -83,24 +83,29 @@ extern char **cli_argv;
 /* After getopt_long returned '?' or ':' (optstring starting with ':', and
  * opterr = 0): names the offending option, returns EXIT_USAGE. */
 int cli_bad_option(const char *cmd, int c, char **argv);
-/* One convention for the commands whose flags are config keys (sweep,
- * accuracy): the flags over an optional config file (-c FILE, read first so
- * that the flags override it), -o DIR into *out, -h (help printed on
- * stdout), and the command's own options.  The flags are either every
- * config key as --KEY (keymap NULL, sweep_options: sweep) or the pairs
- * keymap[k] = { flag, key } (accuracy: --N is accuracy_N).  The own options
- * (at most CLI_MAX_OWN, their val below SWEEP_OPT_BASE and none of 'c', 'o',
- * 'h') are handed in order to take (0, or the exit status after its
- * message).  0 to go on, -1 after --help, else the exit status (message
- * printed). */
+/* One convention for every command whose flags are config keys: the flags
+ * are either every config key as --KEY (keymap NULL, sweep_options: sweep,
+ * time, pair, crossover, advise, worker) or the pairs keymap[k] = { flag,
+ * key } (accuracy: --N is accuracy_N); -h prints help on stdout; the
+ * command's own options (at most CLI_MAX_OWN, their val below
+ * SWEEP_OPT_BASE and none of 'c', 'o', 'h'; their short forms in
+ * shortopts, e.g. "o:") are handed to take (0, or the exit status after its
+ * message).  With a config file (sweep, accuracy): -c FILE is read first so
+ * that the flags override it whatever their place, -o DIR goes into *out,
+ * and an argument that is not an option is refused.  Without one
+ * (no_config: time, pair, crossover, advise, worker) every flag is taken in
+ * its turn, and the arguments from optind on are the command's to check.
+ * 0 to go on, -1 after --help, else the exit status (message printed). */
 struct option;
 enum { CLI_MAX_OWN = 8 };
 typedef struct {
-    const char *const (*keymap)[2];     /* NULL: every config key a flag  */
+    const char *const (*keymap)[2];     /* NULL: every config key a flag   */
     int nmap;
+    int no_config;                      /* no -c FILE, no -o DIR            */
+    const char *shortopts;              /* the own options' short forms     */
     const struct option *own;
     int nown;
-    int (*take)(int ch, const char *arg, void *ctx);
+    int (*take)(int ch, char *arg, void *ctx);   /* arg: optarg */
     void *ctx;
 } cli_flags;
 int cli_config_args(const char *cmd, int argc, char **argv, const char *help, const cli_flags *fl, sweep_config *c,

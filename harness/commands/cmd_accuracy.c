@@ -64,7 +64,7 @@ int cmd_accuracy(int argc, char **argv)
     const char *out = NULL;
     char *dir = NULL, *cl = NULL;
     results_lock lk = { -1, NULL, NULL, 0 };
-    const cli_flags fl = { keymap, NMAP, NULL, 0, NULL, NULL };
+    const cli_flags fl = { .keymap = keymap, .nmap = NMAP };
     int bad_input = 0, status = cli_config_args("accuracy", argc, argv, help, &fl, &c, &out);
     if (!status && !c.nacc_N && !c.nacc_models && !c.nrobots) {
         cli_error("accuracy", 0, "nothing to audit: give --N LIST, --robots LIST or --model SPEC");

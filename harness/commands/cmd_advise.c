@@ -31,50 +31,42 @@ static const char help[] =
     "  --batches K --batch-ms MS --warmup-ms MS --pool P --seed S  timing (default 7, 2, 5, 16, 1;\n"
     "                   a batch is the fastest of 5 slices of MS / 5 each, as `rbdiff pair` times)\n"
     "  --accuracy-states S  reference states per model (default 2)\n"
-    "  --cache DIR      reference cache (default ~/.cache/rbdiff)\n"
+    "  --cache DIR      reference cache (default $RBD_CACHE_DIR, else ~/.cache/rbdiff)\n"
     "  -h, --help       this text\n";
+
+/* advise's own flag: --tol X. */
+static int take(int ch, char *arg, void *ctx)
+{
+    double *tol = ctx;
+    (void)ch;
+    if (cli_num("advise", "--tol", arg, tol)) return EXIT_USAGE;
+    if (!(*tol > 0)) return cli_error("advise", EXIT_USAGE, "--tol: %s is not a positive number", arg);
+    return 0;
+}
 
 int cmd_advise(int argc, char **argv)
 {
-    static const struct option extra[] = { { "tol", required_argument, 0, 'T' }, { "help", no_argument, 0, 'h' } };
-    struct option *opts = sweep_options(extra, 2);
-    if (!opts) return cli_error("advise", EXIT_FAIL, "out of memory");
+    static const struct option own[] = { { "tol", required_argument, 0, 'T' } };
     sweep_config c;
     sweep_config_init(&c);
     double tol = 1e-8;
-    int ch, status = EXIT_USAGE;
     advise_plan ap;
     memset(&ap, 0, sizeof ap);
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        if (ch == 'h') { fputs(help, stdout); status = EXIT_OK; goto done; }
-        if (ch == 'T') {
-            if (cli_num("advise", "--tol", optarg, &tol)) goto done;
-            if (!(tol > 0)) { cli_error("advise", 0, "--tol: %s is not a positive number", optarg); goto done; }
-            continue;
-        }
-        if (ch >= SWEEP_OPT_BASE) {
-            if (sweep_config_flag(&c, ch - SWEEP_OPT_BASE, optarg)) { cli_lib_error("advise", 0); goto done; }
-            continue;
-        }
-        cli_bad_option("advise", ch, argv);
-        goto done;
+    const cli_flags fl = { .no_config = 1, .own = own, .nown = 1, .take = take, .ctx = &tol };
+    int status = cli_config_args("advise", argc, argv, help, &fl, &c, NULL), bad_input = 0;
+    if (!status && optind < argc) {
+        cli_error("advise", 0, "unexpected argument '%s'", argv[optind]);
+        status = cli_usage_error("advise");
     }
-    if (optind < argc) { cli_error("advise", 0, "unexpected argument '%s'", argv[optind]); cli_usage_error("advise"); goto done; }
-    int bad_input = 0;
-    if (advise_plan_make(&ap, &c, &bad_input)) {
-        status = cli_lib_error("advise", bad_input ? EXIT_USAGE : EXIT_FAIL);
-        goto done;
+    if (!status && advise_plan_make(&ap, &c, &bad_input)) status = cli_lib_error("advise", bad_input ? EXIT_USAGE : EXIT_FAIL);
+    if (!status) {
+        cli_catch_interrupt();
+        int rc = advise_run(&ap, tol, &cli_interrupted, &bad_input);
+        status = rc == 1 ? cli_error("advise", EXIT_INTERRUPTED, "interrupted")
+               : rc      ? cli_lib_error("advise", bad_input ? EXIT_USAGE : EXIT_FAIL)
+                         : EXIT_OK;
     }
-    cli_catch_interrupt();
-    int rc = advise_run(&ap, tol, &cli_interrupted, &bad_input);
-    status = rc == 1 ? cli_error("advise", EXIT_INTERRUPTED, "interrupted")
-           : rc      ? cli_lib_error("advise", bad_input ? EXIT_USAGE : EXIT_FAIL)
-                     : EXIT_OK;
-done:
     advise_plan_free(&ap);
     sweep_config_free(&c);
-    free(opts);
-    return status;
+    return status < 0 ? EXIT_OK : status;
 }

@@ -1,6 +1,6 @@
-/* rbdiff anchors RESULTS: a run's timings against the stored Pinocchio
- * figures and the machine floors (anchors.h), printed and written to
- * RESULTS/vs-pinocchio.md. */
+/* rbdiff anchors RESULTS: RESULTS/vs-<peer>.md from the peers' live rounds
+ * (vs_peer.h); without a live Pinocchio, the run against the stored
+ * Pinocchio figures and the machine floors (anchors.h, a fallback). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

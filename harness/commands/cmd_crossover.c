@@ -30,57 +30,58 @@ static const char help[] =
     "crossover.csv: A, B, bf, range, N_cross, bracket_lo, bracket_hi, status\n"
     "(found | at-lo | none | unresolved@N), probes, repetitions, confidence.\n";
 
+typedef struct {
+    sweep_config *c;
+    xo_opts *xo;
+    const char **out;
+} own_ctx;
+
+/* crossover's own flags: --out, the search's --alpha, --min-reps,
+ * --max-reps and --range. */
+static int take(int ch, char *arg, void *ctx)
+{
+    own_ctx *o = ctx;
+    long v;
+    switch (ch) {
+    case 'o': *o->out = arg; break;
+    case 'a':
+        if (cli_num("crossover", "--alpha", arg, &o->xo->alpha)) return EXIT_USAGE;
+        if (!(o->xo->alpha > 0 && o->xo->alpha < 0.5))
+            return cli_error("crossover", EXIT_USAGE, "--alpha: %s is out of range (0, 0.5)", arg);
+        break;
+    case 'r': if (cli_int("crossover", "--min-reps", arg, 1, 10000, &v)) return EXIT_USAGE; o->xo->min_reps = (int)v; break;
+    case 'R': if (cli_int("crossover", "--max-reps", arg, 1, 100000, &v)) return EXIT_USAGE; o->xo->max_reps = (int)v; break;
+    default:    /* 'g' */
+        if (sweep_config_set(o->c, "crossover_range", arg, "--range")) return cli_lib_error("crossover", EXIT_USAGE);
+        o->xo->lo = o->c->xo_lo;
+        o->xo->hi = o->c->xo_hi;
+    }
+    return 0;
+}
+
 /* The flags: A and B, the search's options, the sweep keys.  0 to go on,
  * else the exit status (-1: --help). */
 static int read_args(int argc, char **argv, sweep_config *c, xo_opts *xo, const char **out, const rbd_method *m[2])
 {
-    static const struct option extra[] = {
+    static const struct option own[] = {
         { "out", required_argument, 0, 'o' }, { "alpha", required_argument, 0, 'a' },
         { "min-reps", required_argument, 0, 'r' }, { "max-reps", required_argument, 0, 'R' },
-        { "range", required_argument, 0, 'g' }, { "help", no_argument, 0, 'h' } };
-    struct option *opts = sweep_options(extra, 6);
-    if (!opts) return cli_error("crossover", EXIT_FAIL, "out of memory");
-    int ch, status = EXIT_USAGE;
-    long v;
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
-        switch (ch) {
-        case 'h': fputs(help, stdout); status = -1; goto done;
-        case 'o': *out = optarg; break;
-        case 'a':
-            if (cli_num("crossover", "--alpha", optarg, &xo->alpha)) goto done;
-            if (!(xo->alpha > 0 && xo->alpha < 0.5)) { cli_error("crossover", 0, "--alpha: %s is out of range (0, 0.5)", optarg); goto done; }
-            break;
-        case 'r': if (cli_int("crossover", "--min-reps", optarg, 1, 10000, &v)) goto done; xo->min_reps = (int)v; break;
-        case 'R': if (cli_int("crossover", "--max-reps", optarg, 1, 100000, &v)) goto done; xo->max_reps = (int)v; break;
-        case 'g':
-            if (sweep_config_set(c, "crossover_range", optarg, "--range")) { cli_lib_error("crossover", 0); goto done; }
-            xo->lo = c->xo_lo;
-            xo->hi = c->xo_hi;
-            break;
-        default:
-            if (ch >= SWEEP_OPT_BASE) {
-                if (sweep_config_flag(c, ch - SWEEP_OPT_BASE, optarg)) { cli_lib_error("crossover", 0); goto done; }
-                break;
-            }
-            cli_bad_option("crossover", ch, argv);
-            goto done;
-        }
-    }
-    if (argc - optind != 2) { cli_error("crossover", 0, "needs two methods, A and B"); cli_usage_error("crossover"); goto done; }
-    if (xo->max_reps < xo->min_reps) { cli_error("crossover", 0, "--max-reps must be >= --min-reps"); goto done; }
+        { "range", required_argument, 0, 'g' } };
+    own_ctx o = { c, xo, out };
+    const cli_flags fl = { .no_config = 1, .shortopts = "o:", .own = own, .nown = 5, .take = take, .ctx = &o };
+    int status = cli_config_args("crossover", argc, argv, help, &fl, c, NULL);
+    if (status) return status;
+    if (argc - optind != 2) { cli_error("crossover", 0, "needs two methods, A and B"); return cli_usage_error("crossover"); }
+    if (xo->max_reps < xo->min_reps) return cli_error("crossover", EXIT_USAGE, "--max-reps must be >= --min-reps");
     for (int k = 0; k < 2; k++) {
         cli_target t;
-        if (cli_find_target("crossover", argv[optind + k], &t)) goto done;
-        if (!t.method) { cli_error("crossover", 0, "'%s' is a base algorithm; crossover compares methods", argv[optind + k]); goto done; }
+        if (cli_find_target("crossover", argv[optind + k], &t)) return EXIT_USAGE;
+        if (!t.method)
+            return cli_error("crossover", EXIT_USAGE, "'%s' is a base algorithm; crossover compares methods", argv[optind + k]);
         m[k] = t.method;
     }
-    if (!c->nbf && sweep_config_set(c, "bf", "1", "--bf")) { cli_lib_error("crossover", 0); goto done; }
-    status = 0;
-done:
-    free(opts);
-    return status;
+    if (!c->nbf && sweep_config_set(c, "bf", "1", "--bf")) return cli_lib_error("crossover", EXIT_USAGE);
+    return 0;
 }
 
 int cmd_crossover(int argc, char **argv)

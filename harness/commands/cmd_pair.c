@@ -53,60 +53,54 @@ static int judge(const pair_args *a, const pair_cell *cells, int nc)
     return slower ? EXIT_FAIL : EXIT_OK;
 }
 
+/* pair's own flags: the builds, the reference, rounds, instances, the
+ * verdicts' threshold and level, --out. */
+static int take(int ch, char *arg, void *ctx)
+{
+    pair_args *a = ctx;
+    double x;
+    long K;
+    switch (ch) {
+    case 'b': if (pair_add_build(a, arg)) return cli_lib_error("pair", EXIT_USAGE); break;
+    case 'r': a->reference = arg; break;
+    case 'k': if (cli_int("pair", "--rounds", arg, 1, PAIR_MAX_ROUNDS, &K)) return EXIT_USAGE; a->rounds = (int)K; break;
+    case 't':
+        if (cli_num("pair", "--threshold", arg, &x)) return EXIT_USAGE;
+        if (!(x >= 0 && x < 100)) return cli_error("pair", EXIT_USAGE, "--threshold %s: want a percentage in [0, 100)", arg);
+        a->threshold = x / 100;
+        break;
+    case 'a':
+        if (cli_num("pair", "--alpha", arg, &x)) return EXIT_USAGE;
+        if (!(x > 0 && x < 1)) return cli_error("pair", EXIT_USAGE, "--alpha %s: want a level in (0, 1)", arg);
+        a->alpha = x;
+        break;
+    case 'o': a->out = arg; break;
+    default: if (cli_int("pair", "--instances", arg, 1, PAIR_MAX_INSTANCES, &K)) return EXIT_USAGE; a->instances = (int)K;
+    }
+    return 0;
+}
+
 int cmd_pair(int argc, char **argv)
 {
-    static const struct option extra[] = { { "build", required_argument, 0, 'b' }, { "reference", required_argument, 0, 'r' },
-                                           { "rounds", required_argument, 0, 'k' }, { "threshold", required_argument, 0, 't' },
-                                           { "alpha", required_argument, 0, 'a' }, { "out", required_argument, 0, 'o' },
-                                           { "instances", required_argument, 0, 'i' }, { "help", no_argument, 0, 'h' } };
-    struct option *opts = sweep_options(extra, 8);
-    if (!opts) return cli_error("pair", EXIT_FAIL, "out of memory");
+    static const struct option own[] = { { "build", required_argument, 0, 'b' }, { "reference", required_argument, 0, 'r' },
+                                         { "rounds", required_argument, 0, 'k' }, { "threshold", required_argument, 0, 't' },
+                                         { "alpha", required_argument, 0, 'a' }, { "out", required_argument, 0, 'o' },
+                                         { "instances", required_argument, 0, 'i' } };
     sweep_config c;
     sweep_config_init(&c);
     pair_args a = { .rounds = 18, .instances = 3, .threshold = 0.03, .alpha = 0.05 };
-    int ch, status = EXIT_USAGE;
-    long K = 18;
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        if (ch == 'h') { fputs(help, stdout); status = EXIT_OK; goto done; }
-        if (ch >= SWEEP_OPT_BASE) {
-            if (sweep_config_flag(&c, ch - SWEEP_OPT_BASE, optarg)) { cli_lib_error("pair", 0); goto done; }
-            continue;
-        }
-        double x;
-        switch (ch) {
-        case 'b': if (pair_add_build(&a, optarg)) { cli_lib_error("pair", 0); goto done; } break;
-        case 'r': a.reference = optarg; break;
-        case 'k': if (cli_int("pair", "--rounds", optarg, 1, PAIR_MAX_ROUNDS, &K)) goto done; a.rounds = (int)K; break;
-        case 't':
-            if (cli_num("pair", "--threshold", optarg, &x)) goto done;
-            if (!(x >= 0 && x < 100)) { cli_error("pair", 0, "--threshold %s: want a percentage in [0, 100)", optarg); goto done; }
-            a.threshold = x / 100;
-            break;
-        case 'a':
-            if (cli_num("pair", "--alpha", optarg, &x)) goto done;
-            if (!(x > 0 && x < 1)) { cli_error("pair", 0, "--alpha %s: want a level in (0, 1)", optarg); goto done; }
-            a.alpha = x;
-            break;
-        case 'o': a.out = optarg; break;
-        case 'i':
-            if (cli_int("pair", "--instances", optarg, 1, PAIR_MAX_INSTANCES, &K)) goto done;
-            a.instances = (int)K;
-            break;
-        default: cli_bad_option("pair", ch, argv); goto done;
-        }
+    const cli_flags fl = { .no_config = 1, .own = own, .nown = 7, .take = take, .ctx = &a };
+    int status = cli_config_args("pair", argc, argv, help, &fl, &c, NULL);
+    if (!status && optind < argc) status = cli_error("pair", EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+    if (!status) {
+        pair_result r;
+        int bad_input = 0;
+        cli_catch_interrupt();
+        int rc = pair_run("pair", &a, &c, &cli_interrupted, &r, &bad_input);
+        if (rc == 1) status = cli_error("pair", EXIT_INTERRUPTED, "interrupted; nothing written");
+        else status = rc ? cli_lib_error("pair", bad_input ? EXIT_USAGE : EXIT_FAIL) : judge(&a, r.cells, r.nc);
+        pair_result_free(&r);
     }
-    if (optind < argc) { cli_error("pair", 0, "unexpected argument '%s'", argv[optind]); goto done; }
-    pair_result r;
-    int bad_input = 0;
-    cli_catch_interrupt();
-    int rc = pair_run("pair", &a, &c, &cli_interrupted, &r, &bad_input);
-    if (rc == 1) status = cli_error("pair", EXIT_INTERRUPTED, "interrupted; nothing written");
-    else status = rc ? cli_lib_error("pair", bad_input ? EXIT_USAGE : EXIT_FAIL) : judge(&a, r.cells, r.nc);
-    pair_result_free(&r);
-done:
     sweep_config_free(&c);
-    free(opts);
-    return status;
+    return status < 0 ? EXIT_OK : status;
 }

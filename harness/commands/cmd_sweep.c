@@ -52,7 +52,7 @@ static const char help[] =
     "(rerun to resume).\n";
 
 /* --shard K/N, sweep's own flag. */
-static int take_shard(int ch, const char *arg, void *sh)
+static int take_shard(int ch, char *arg, void *sh)
 {
     (void)ch;
     return shard_parse(arg, sh) ? cli_lib_error("sweep", EXIT_USAGE) : 0;
@@ -86,7 +86,7 @@ int cmd_sweep(int argc, char **argv)
     perfctr *pc = NULL;
     sweep_tally t = { 0, 0 };
     char *dir = NULL, *cl = NULL;
-    const cli_flags fl = { NULL, 0, shard_opt, 1, take_shard, &sh };
+    const cli_flags fl = { .own = shard_opt, .nown = 1, .take = take_shard, .ctx = &sh };
     int bad_input = 0, status = cli_config_args("sweep", argc, argv, help, &fl, &c, &out);
     if (!status && sweep_check("sweep", &c, sh, &p, &bad_input)) status = cli_lib_error("sweep", bad_input ? EXIT_USAGE : EXIT_FAIL);
     if (!status && (!(dir = out ? strdup(out) : cli_results_dir(c.name)) || !(cl = meta_cmdline(cli_argc, cli_argv))))

@@ -47,40 +47,30 @@ static const char help[] =
     "                   (it is part of the default list)\n"
     "  -h, --help\n";
 
+/* time's own flags: --baseline NAME, --roofline. */
+static int take(int ch, char *arg, void *ctx)
+{
+    time_plan *tp = ctx;
+    if (ch == 'B') tp->baseline = arg;
+    else tp->roofline = 1;
+    return 0;
+}
+
 /* The flags, something to time and a known baseline.  0 to go on, else
  * the exit status (-1: --help). */
 static int read_args(int argc, char **argv, time_plan *tp)
 {
-    static const struct option extra[] = { { "baseline", required_argument, 0, 'B' }, { "help", no_argument, 0, 'h' },
-                                           { "roofline", no_argument, 0, 'R' } };
-    struct option *opts = sweep_options(extra, 3);
-    if (!opts) return cli_error("time", EXIT_FAIL, "out of memory");
-    int ch, status = EXIT_USAGE;
-    optind = 1;
-    opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        if (ch == 'h') { fputs(help, stdout); status = -1; goto done; }
-        if (ch == 'B') { tp->baseline = optarg; continue; }
-        if (ch == 'R') { tp->roofline = 1; continue; }
-        if (ch >= SWEEP_OPT_BASE) {
-            if (sweep_config_flag(&tp->c, ch - SWEEP_OPT_BASE, optarg)) { cli_lib_error("time", 0); goto done; }
-            continue;
-        }
-        cli_bad_option("time", ch, argv);
-        goto done;
-    }
-    if (optind < argc) { cli_error("time", 0, "unexpected argument '%s'", argv[optind]); cli_usage_error("time"); goto done; }
+    static const struct option own[] = { { "baseline", required_argument, 0, 'B' }, { "roofline", no_argument, 0, 'R' } };
+    const cli_flags fl = { .no_config = 1, .own = own, .nown = 2, .take = take, .ctx = tp };
+    int status = cli_config_args("time", argc, argv, help, &fl, &tp->c, NULL);
+    if (status) return status;
+    if (optind < argc) { cli_error("time", 0, "unexpected argument '%s'", argv[optind]); return cli_usage_error("time"); }
     const sweep_config *c = &tp->c;
-    if (!c->nN && !c->nmodels && !c->nrobots) {
-        cli_error("time", 0, "nothing to time: give --N LIST (autoTree sizes), --robots LIST or --model SPEC");
-        goto done;
-    }
+    if (!c->nN && !c->nmodels && !c->nrobots)
+        return cli_error("time", EXIT_USAGE, "nothing to time: give --N LIST (autoTree sizes), --robots LIST or --model SPEC");
     cli_target t;
-    if (tp->baseline && cli_find_target("time", tp->baseline, &t)) goto done;
-    status = 0;
-done:
-    free(opts);
-    return status;
+    if (tp->baseline && cli_find_target("time", tp->baseline, &t)) return EXIT_USAGE;
+    return 0;
 }
 
 int cmd_time(int argc, char **argv)

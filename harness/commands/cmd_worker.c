@@ -20,25 +20,13 @@ static const char help[] =
 
 int cmd_worker(int argc, char **argv)
 {
-    static const struct option extra[] = { { "help", no_argument, 0, 'h' } };
-    struct option *opts = sweep_options(extra, 1);
-    if (!opts) return cli_error("worker", EXIT_FAIL, "out of memory");
     sweep_config c;
     sweep_config_init(&c);
-    int ch, status = EXIT_USAGE;
-    optind = 1;
-    opterr = 0;
     perfctr *pc = NULL;
-    while ((ch = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        if (ch == 'h') { fputs(help, stdout); status = EXIT_OK; goto done; }
-        if (ch >= SWEEP_OPT_BASE) {
-            if (sweep_config_flag(&c, ch - SWEEP_OPT_BASE, optarg)) { cli_lib_error("worker", 0); goto done; }
-            continue;
-        }
-        cli_bad_option("worker", ch, argv);
-        goto done;
-    }
-    if (optind < argc) { cli_error("worker", 0, "unexpected argument '%s'", argv[optind]); goto done; }
+    const cli_flags fl = { .no_config = 1 };
+    int status = cli_config_args("worker", argc, argv, help, &fl, &c, NULL);
+    if (status) { status = status < 0 ? EXIT_OK : status; goto done; }
+    if (optind < argc) { status = cli_error("worker", EXIT_USAGE, "unexpected argument '%s'", argv[optind]); goto done; }
     status = EXIT_FAIL;
     if (bench_setup(&c)) { status = cli_lib_error("worker", EXIT_USAGE); goto done; }
     pc = bench_counters("worker", c.counters);
@@ -58,6 +46,5 @@ int cmd_worker(int argc, char **argv)
 done:
     if (pc) perfctr_close(pc);
     sweep_config_free(&c);
-    free(opts);
     return status;
 }
