@@ -53,14 +53,17 @@ static int is_fd(const rbd_method *meth)
     return strstr(meth->name, "-fd") != NULL;
 }
 
-/* A composition through M^-1 (fdsva-so) has a floor of its own on
- * ill-conditioned models: its double products from exact factors rounded
- * once reach 2.5e-9 (d2qdd_dq2) and 8.6e-9 (d2qdd_dqdtau) term-wise on the
- * chain of 100 (cond(M) 1e8; tests/so_stages, methods/README.md "fdsva-so on
- * ill-conditioned chains"); fdsva-so reaches 3.5e-9 to 1.0e-8 there, 1.3e-9
- * to 3.3e-9 on the multi-dof chain (cond(M) 2.4e4).  So max(1e-9,
- * min(2e-12 cond(M), 1e-7)): fdsva-so with fdsva's first-order qdd_q, as it
- * was, reached 6.6e-6 on that chain and fails it. */
+/* A composition through M^-1 has a floor of its own on deep chains: from
+ * exact factors rounded once, its products in long double still reach
+ * 1.7e-9 (d2qdd_dq2) and 8.4e-9 (d2qdd_dqdtau) term-wise on the chain of
+ * 100 (cond(M) 1e8; tests/so_stages, methods/README.md "fdsva-so below
+ * 1e-9"): the factors' rounding, not the products.  fdsva-so-dmm (dgemm
+ * with M^-1) reaches 3.5e-9 to 1.0e-8 there, 1.3e-9 to 3.3e-9 on the
+ * multi-dof chain (cond(M) 2.4e4): max(1e-9, min(2e-12 cond(M), 1e-7)).
+ * fdsva-so-aza (and fdsva-so, which takes it on those chains) forms
+ * d2qdd_dv2 and d2qdd_dqdtau as first-order slabs (4e-10 there) and the
+ * other two through AZA: 2.2e-9 and 3.2e-9 on the chain of 100, 1.3e-9 on
+ * the multi-dof chain's d2qdd_dq2, so max(1e-9, min(2e-13 cond(M), 5e-9)). */
 /* Central differences of fdsva (fd2-fd) lose more on the chains of 100
  * (4.3e-6 normwise, 6.6e-2 term-wise on the skewed chain with taper 0.99;
  * 7.7e-6 and 5.6e-2 with taper 0.97, cond(M) 1.5e11): 1e-5 normwise and
@@ -70,7 +73,8 @@ static double bound_of(const rbd_method *meth, int termwise, double cond)
     if (is_fd(meth) && !rbd_output_is_id(meth->output))
         return termwise ? 1e-1 : 1e-5;
     if (is_fd(meth)) return termwise ? 1e-2 : 1e-6;
-    return rbd_output_is_id(meth->output) ? 1e-9 : fmax(1e-9, fmin(2e-12 * cond, 1e-7));
+    if (rbd_output_is_id(meth->output)) return 1e-9;
+    return strstr(meth->name, "-dmm") ? fmax(1e-9, fmin(2e-12 * cond, 1e-7)) : fmax(1e-9, fmin(2e-13 * cond, 5e-9));
 }
 
 void so_score_model(rbd_model *m, const char *label, uint64_t seed, const int *slabs, int nslabs)

@@ -16,8 +16,11 @@
  * FD tensors are scored against the reference's on six slabs (the q and v
  * slabs of the first, a middle and the last dof, as test_so_large does) with
  * so_score's metrics: term-wise RMS relative error above 1e-6 of the
- * tensor's largest, and normwise.  A last line replaces the explicit
- * M^-1 by a Cholesky solve with the CRBA's M (LAPACK dpotrf/dpotrs).
+ * tensor's largest, and normwise.  Further lines replace the explicit
+ * M^-1 by a Cholesky solve with the CRBA's M (LAPACK dpotrf/dpotrs) or by
+ * AZA (aza.c), form the products in long double (whether the floor is the
+ * products or the factors: the factors), take dM/dq exact on the slabs the
+ * reference has, and try the first-order routes of fdsva_so.c.
  */
 #include <cblas.h>
 #include <lapacke.h>
@@ -30,6 +33,7 @@
 #include "plan/modelspec.h"
 #include "rbdref.h"
 #include "rbdref_so.h"
+#include "derivatives/fd/fd_compose.h"
 
 static int n;
 static size_t nn, n3;
@@ -73,6 +77,60 @@ static void compose(const double *const T[4], const double *Fq, const double *Fv
     }
 }
 
+/* The same composition with every sum and product in long double (the
+ * factors as given): whether the floor is the products or the factors. */
+static void compose_ld(const double *const T[4], const double *Fq, const double *Fv, const double *Minv, double *O[4])
+{
+    long double *B = malloc(sizeof *B * n3), *col = malloc(sizeof *col * (size_t)n);
+    if (!B || !col) { fputs("so_stages: out of memory\n", stderr); exit(1); }
+    const double *A = T[3];
+    for (int t = 0; t < 4; t++) {
+        for (size_t k = 0; k < n3; k++) B[k] = t == 3 ? 0 : T[t][k];
+        for (int j = 0; j < n; j++)
+            for (int k = 0; k < n; k++) {
+                long double *b = B + nn * (size_t)k + (size_t)n * j;   /* slab (:, j, k) */
+                const double *Aj = A + nn * (size_t)j, *Ak = A + nn * (size_t)k;
+                const double *xk = t == 1 ? NULL : (t == 3 ? Minv : t == 0 ? Fq : Fv) + (size_t)n * k;
+                if (xk)
+                    for (int l = 0; l < n; l++)
+                        for (int r = 0; r < n; r++) b[r] += (long double)Aj[r + (size_t)n * l] * xk[l];
+                if (t == 0)
+                    for (int l = 0; l < n; l++)
+                        for (int r = 0; r < n; r++) b[r] += (long double)Ak[r + (size_t)n * l] * Fq[l + (size_t)n * j];
+            }
+        for (size_t s = 0; s < nn; s++) {
+            for (int r = 0; r < n; r++) col[r] = 0;
+            for (int l = 0; l < n; l++) {
+                long double bl = B[(size_t)n * s + l];
+                for (int r = 0; r < n; r++) col[r] += (long double)Minv[r + (size_t)n * l] * bl;
+            }
+            for (int r = 0; r < n; r++) O[t][(size_t)n * s + r] = (double)-col[r];
+        }
+    }
+    free(B);
+    free(col);
+}
+
+/* The same composition with -M^-1 applied by AZA (ABA(q, 0, -b, 0) per
+ * column, aza.c) instead of the explicit M^-1's dgemm; d holds an ABA at q. */
+static void compose_aza(const rbd_model *m, const rbd_data *d, const double *const T[4], const double *Fq,
+                        const double *Fv, const double *Minv, double *O[4])
+{
+    rbd_aza *z = rbd_aza_new(m);
+    double *B = malloc(sizeof *B * n3);
+    if (!z || !B) { fputs("so_stages: out of memory\n", stderr); exit(1); }
+    for (int t = 0; t < 4; t++) {
+        if (t == 3) memset(B, 0, sizeof *B * n3);
+        else memcpy(B, T[t], sizeof *B * n3);
+        if (t == 0) { add_dM(T[3], Fq, B, 0); add_dM(T[3], Fq, B, 1); }
+        if (t == 2) add_dM(T[3], Fv, B, 0);
+        if (t == 3) add_dM(T[3], Minv, B, 0);
+        for (int k = 0; k < n; k++) rbd_aza_solve(m, d, z, B + nn * (size_t)k, O[t] + nn * (size_t)k);
+    }
+    rbd_aza_free(z);
+    free(B);
+}
+
 static const char *const names[4] = { "d2qdd_dq2", "d2qdd_dv2", "d2qdd_dqdv", "d2qdd_dqdtau" };
 
 static void score_line(const char *what, double *const O[4], const rbdref_so_result *ref)
@@ -100,6 +158,110 @@ static void fail(const char *what)
 {
     fprintf(stderr, "so_stages: %s: %s\n", what, rbd_last_error());
     exit(1);
+}
+
+/* The first-order routes (fdsva_so.c): d2qdd_dv2(:, :, k) = dqdd_dv at
+ * (q, e_k, tau); d2qdd_dqdtau(:, s, k) = dqdd_dq(:, s) at (q, 0, e_k)
+ * without gravity; and, tried and not taken, d2qdd_dqdv by the central
+ * difference along e_k of dqdd_dq (exact, dqdd_dq being quadratic in v) and
+ * d2qdd_dq2 with its A_k qdd_q(:, j) term as a first-order slab. */
+static void first_order_lines(const rbd_model *m, const double *q, const double *v, const double *tau,
+                              double *const T[4], double *O[4], const rbdref_so_result *ref_)
+{
+    const rbd_method *fa = rbd_method_find("fdsva-forces");
+    const rbdref_so_result *const ref = ref_;
+    void *ws;
+    double *tw = malloc(sizeof *tw * nn), *Fq = malloc(sizeof *Fq * nn), *Fv = malloc(sizeof *Fv * nn),
+           *qdd = malloc(sizeof *qdd * nn);
+    rbd_state xf = { q, v, NULL, tau };
+    if (!tw || !Fq || !Fv || !qdd) { fputs("so_stages: out of memory\n", stderr); exit(1); }
+    /* first-order routes: d2qdd_dv2(:, :, k) = dqdd_dv(q, e_k, tau) (linear
+     * in v); d2qdd_dqdtau(:, s, k) = dqdd_dq(q, 0, e_k)(:, s) without gravity */
+    if (fa->init(m, NULL, &ws)) fail("fdsva-forces");
+    double *ek = calloc((size_t)n, sizeof *ek), *Mi = malloc(sizeof *Mi * nn);
+    for (int t = 0; t < 4; t++) for (size_t k = 0; k < n3; k++) O[t][k] = NAN;
+    for (int k = 0; k < n; k++) {
+        ek[k] = 1;
+        rbd_state xe = { q, ek, NULL, tau };
+        rbd_derivs de = { .qdd = tw, .dqdd_dq = Fq, .dqdd_dv = O[1] + nn * (size_t)k, .dqdd_dtau = Mi };
+        if (fa->eval(ws, &xe, &de)) fail("fdsva-forces at v = e_k");
+        ek[k] = 0;
+    }
+    fa->fini(ws);
+    rbd_model g0 = *m;
+    for (int c = 0; c < 6; c++) g0.a0[c] = 0;
+    double *zero = calloc((size_t)n, sizeof *zero);
+    if (fa->init(&g0, NULL, &ws)) fail("fdsva-forces without gravity");
+    for (int k = 0; k < n; k++) {
+        ek[k] = 1;
+        rbd_state xe = { q, zero, NULL, ek };
+        rbd_derivs de = { .qdd = tw, .dqdd_dq = Fq, .dqdd_dv = Fv, .dqdd_dtau = Mi };
+        if (fa->eval(ws, &xe, &de)) fail("fdsva-forces at tau = e_k");
+        for (int s2 = 0; s2 < n; s2++)
+            for (int i = 0; i < n; i++) O[3][i + (size_t)n * s2 + nn * (size_t)k] = Fq[i + (size_t)n * s2];
+        ek[k] = 0;
+    }
+    fa->fini(ws);
+    score_line("first-order routes (dv2, dqdtau only)", O, ref);
+    /* d2qdd_dqdv(:, :, k): dqdd_dq is quadratic in v, so its central difference along e_k is exact */
+    double *vp = malloc(sizeof *vp * (size_t)n), *Fm = malloc(sizeof *Fm * nn);
+    for (int pass = 0; pass < 3; pass++) {
+        const rbd_model *mm = pass == 2 ? &g0 : m;
+        double t = pass == 0 ? 1 : 0;
+        if (pass) for (int i = 0; i < n; i++) t = fmax(t, fabs(v[i]));
+        if (fa->init(mm, NULL, &ws)) fail("fdsva-forces");
+        for (int k = 0; k < n; k++) {
+            rbd_state xe = { q, vp, NULL, pass == 2 ? zero : tau };
+            rbd_derivs de = { .qdd = tw, .dqdd_dq = Fq, .dqdd_dv = Fv, .dqdd_dtau = Mi };
+            memcpy(vp, v, sizeof *vp * (size_t)n); vp[k] += t;
+            if (fa->eval(ws, &xe, &de)) fail("fdsva-forces +");
+            de.dqdd_dq = Fm;
+            memcpy(vp, v, sizeof *vp * (size_t)n); vp[k] -= t;
+            if (fa->eval(ws, &xe, &de)) fail("fdsva-forces -");
+            for (size_t i = 0; i < nn; i++) O[2][i + nn * (size_t)k] = (Fq[i] - Fm[i]) / (2 * t);
+        }
+        fa->fini(ws);
+        char lab[80];
+        snprintf(lab, sizeof lab, "dqdv by exact central difference, t = %.2g%s", t, pass == 2 ? ", g = tau = 0" : "");
+        score_line(lab, O, ref);
+    }
+    free(vp); free(Fm);
+    /* d2qdd_dq2(:, j, k) = dqdd_dq(q, 0, -ID_q(:, j); g = 0)(:, k) - M^-1 [ID_qq(:, j, k) + A_j qdd_q(:, k)] */
+    {
+        const rbd_method *id = rbd_method_find("idsva");
+        double *Gq = malloc(sizeof *Gq * nn), *Gv = malloc(sizeof *Gv * nn), *tj = malloc(sizeof *tj * (size_t)n),
+               *B = malloc(sizeof *B * n3), *FqF = malloc(sizeof *FqF * nn), *Mi2 = malloc(sizeof *Mi2 * nn);
+        void *iws;
+        if (fa->init(m, NULL, &ws)) fail("fdsva-forces");
+        rbd_derivs d0 = { .qdd = qdd, .dqdd_dq = FqF, .dqdd_dv = Fv, .dqdd_dtau = Mi2 };
+        if (fa->eval(ws, &xf, &d0)) fail("fdsva-forces");
+        fa->fini(ws);
+        rbd_state xi = { q, v, qdd, NULL };
+        rbd_derivs di = { .tau = tj, .dtau_dq = Gq, .dtau_dv = Gv };
+        if (id->init(m, NULL, &iws) || id->eval(iws, &xi, &di)) fail("idsva");
+        id->fini(iws);
+        memcpy(B, T[0], sizeof *B * n3);
+        add_dM(T[3], FqF, B, 0);
+        rbd_data *db = rbd_data_new(m);
+        rbd_aza *z = rbd_aza_new(m);
+        if (!db || !z || rbd_aba(m, db, q, v, tau, tw)) fail("ABA");
+        for (int k = 0; k < n; k++) rbd_aza_solve(m, db, z, B + nn * (size_t)k, O[0] + nn * (size_t)k);
+        if (fa->init(&g0, NULL, &ws)) fail("fdsva-forces g0");
+        for (int j = 0; j < n; j++) {
+            for (int i = 0; i < n; i++) tj[i] = -Gq[i + (size_t)n * j];
+            rbd_state xe = { q, zero, NULL, tj };
+            rbd_derivs de = { .qdd = tw, .dqdd_dq = Fq, .dqdd_dv = Fv, .dqdd_dtau = Mi };
+            if (fa->eval(ws, &xe, &de)) fail("fdsva-forces at tau = -ID_q(:, j)");
+            for (int k = 0; k < n; k++)
+                for (int i = 0; i < n; i++) O[0][i + (size_t)n * j + nn * (size_t)k] += Fq[i + (size_t)n * k];
+        }
+        fa->fini(ws);
+        score_line("dq2: A_k qdd_q(:, j) as a first-order slab", O, ref);
+        rbd_aza_free(z); rbd_data_free(db);
+        free(Gq); free(Gv); free(tj); free(B); free(FqF); free(Mi2);
+    }
+    free(ek); free(Mi); free(zero);
+    free(tw); free(Fq); free(Fv); free(qdd);
 }
 
 int main(int argc, char **argv)
@@ -193,6 +355,37 @@ int main(int argc, char **argv)
         compose(cT, Fq, Fv, eMinv, NULL, O);
         score_line("fdsva-forces' qdd_x, exact M^-1", O, &ref);
     }
+    rbd_data *da = rbd_data_new(m);
+    if (!da || rbd_aba(m, da, q, v, tau, tw)) fail("ABA");
+    compose_aza(m, da, cT, Fq, Fv, Minv, O);
+    score_line("computed (last qdd_x), AZA for M^-1", O, &ref);
+    compose_aza(m, da, xT, eFq, eFv, eMinv, O);
+    score_line("all exact but dM/dq, AZA for M^-1", O, &ref);
+    rbd_data_free(da);
+    compose_ld(xT, eFq, eFv, eMinv, O);
+    score_line("all exact but dM/dq, long double products", O, &ref);
+    compose_ld(cT, Fq, Fv, Minv, O);
+    score_line("computed (last qdd_x), long double products", O, &ref);
+    {
+        double *eA = dup_of(T[3], n3);
+        for (size_t k = 0; k < n3; k++) if (!isnan(eT[3][k])) eA[k] = eT[3][k];
+        const double *xA[4] = { eTc[0], eTc[1], eTc[2], eA };
+        compose_ld(xA, eFq, eFv, eMinv, O);
+        score_line("all exact, dM/dq exact on the slabs, long double", O, &ref);
+        compose(xA, eFq, eFv, eMinv, NULL, O);
+        score_line("all exact, dM/dq exact on the slabs, double", O, &ref);
+        double dm = 0, dd = 0;
+        for (size_t k = 0; k < n3; k++)
+            if (!isnan(eT[3][k])) { dm = fmax(dm, fabs(eT[3][k])); }
+        double s2 = 0; size_t c2 = 0;
+        for (size_t k = 0; k < n3; k++)
+            if (!isnan(eT[3][k]) && fabs(eT[3][k]) > 1e-6 * dm) {
+                double e = (T[3][k] - eT[3][k]) / eT[3][k]; s2 += e * e; c2++; dd = fmax(dd, fabs(e));
+            }
+        printf("dM/dq library vs exact on the slabs: rms rel %.1e, max rel %.1e\n", sqrt(s2 / (double)c2), dd);
+        free(eA);
+    }
+    if (fa) first_order_lines(m, q, v, tau, T, O, &ref);
     rbd_data_free(d);
     free(L);
     for (int t = 0; t < 4; t++) { free(T[t]); free(O[t]); free(X[t]); free(eTc[t]); }

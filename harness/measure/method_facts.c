@@ -48,6 +48,8 @@ static const method_facts table[] = {
     { "id2-fd", "#ddbbee", FAMILY_ID, NULL, NULL },
     { "id2-cs", "#333333", FAMILY_ID, NULL, NULL },
     { "fdsva-so", "#aa5500", FAMILY_FD, NULL, NULL },
+    { "fdsva-so-dmm", "#dd8844", FAMILY_FD, NULL, NULL },
+    { "fdsva-so-aza", "#663300", FAMILY_FD, NULL, NULL },
     { "fd2-fd", "#6688cc", FAMILY_FD, NULL, NULL },
     { "pinocchio.computeRNEADerivatives", "#08519c", FAMILY_PINOCCHIO, NULL, NULL },
     { "pinocchio.computeABADerivatives", "#a63603", FAMILY_PINOCCHIO, NULL, NULL },

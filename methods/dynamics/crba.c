@@ -14,6 +14,7 @@
 #include <string.h>
 #include "rbdiff/dynamics.h"
 #include "model/joint.h"
+#include "dynamics/turned.h"
 
 /* k when S_i = e_k (a revolute or continuous joint about a coordinate axis), else -1 */
 static inline int axis_of(const rbd_model *m, int i)
@@ -21,11 +22,7 @@ static inline int axis_of(const rbd_model *m, int i)
     return rbd_joint_is_rot1(m->joint[i].type) ? m->joint[i].axis_id : -1;
 }
 
-/* Where Xup = (E, r) with E the identity but for the plane (u, w) =
- * (k + 1, k + 2) mod 3, E_uu = E_ww = c, E_uw = s, E_wu = -s (a joint about
- * e_k under an Xtree without rotation; jcalc_rot): E^T x turns only x_u, x_w. */
-#define TURN_U(c, s, xu, xw) ((c) * (xu) - (s) * (xw))
-#define TURN_W(c, s, xu, xw) ((s) * (xu) + (c) * (xw))
+/* TURN_U, TURN_W: E^T x where E turns only the plane (u, w) (turned.h) */
 
 /* I_p += X^T I X for such an X (spatial_tpl.h's inertia_to_parent with E^T B E
  * as two plane rotations: 24 multiplications where the congruence takes 54) */
@@ -175,21 +172,24 @@ static inline void xup_axis(int k, int u, int w, double c, double s, const doubl
     for (int e = 0; e < 3; e++) X->r[e] = r[e];
 }
 
-/* Xup for every body: X_J X_tree, or for a flat axis body (axis_flat) X_J's
- * plane rotation with Xtree's r (X_J of a revolute joint has r = 0) */
+/* Xup for every body: X_J X_tree; for a flat axis body (axis_flat) X_J's
+ * plane rotation with Xtree's r (X_J of a revolute joint has r = 0); for
+ * any other joint about e_k rows u, w of E_tree turned (turned.h) */
 static void joint_transforms(const rbd_model *m, rbd_data *d, const double *q)
 {
     for (int i = 0; i < m->nb; i++) {
-        const int k = d->axis_flat[i];
+        const int k = d->axis_flat[i], a = k >= 0 ? k : axis_of(m, i);
+        double c, s;
+        if (a >= 0) sp_joint_cos_sin(&m->joint[i], q + m->idx_q[i], &c, &s);
         if (k >= 0) {
-            double c, s;
-            sp_joint_cos_sin(&m->joint[i], q + m->idx_q[i], &c, &s);
             const double *r = m->Xtree[i].r;
             switch (k) {
             case 0: xup_axis(0, 1, 2, c, s, r, &d->Xup[i]); break;
             case 1: xup_axis(1, 2, 0, c, s, r, &d->Xup[i]); break;
             default: xup_axis(2, 0, 1, c, s, r, &d->Xup[i]);
             }
+        } else if (a >= 0) {
+            turned_xup_rotated(a, c, s, &m->Xtree[i], &d->Xup[i]);
         } else {
             sp_xform XJ;
             sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);

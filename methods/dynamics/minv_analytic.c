@@ -32,16 +32,19 @@
 /* ABA pass 2 without bias forces: Xup_i, IA_i, U_i, D_i^-1 (all in d, as
  * rbd_aba leaves them: they depend on q only).  A flat axis body
  * (rbd_data.axis_flat: a joint about e_k, Xtree without rotation) gets Xup
- * and IA_lambda(i) += Xup^T Ia Xup as plane rotations (turned.h). */
+ * and IA_lambda(i) += Xup^T Ia Xup as plane rotations (turned.h); any other
+ * joint about e_k its Xup as rows u, w of E_tree turned. */
 static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q)
 {
     const int nb = m->nb;
     for (int i = 0; i < nb; i++) {
-        const int k = d->axis_flat[i];
+        const int k = d->axis_flat[i], a = k >= 0 ? k : sp_aba_axis(m, i);
+        double c, s;
+        if (a >= 0) sp_joint_cos_sin(&m->joint[i], q + m->idx_q[i], &c, &s);
         if (k >= 0) {
-            double c, s;
-            sp_joint_cos_sin(&m->joint[i], q + m->idx_q[i], &c, &s);
             turned_xup(k, (k + 1) % 3, (k + 2) % 3, c, s, m->Xtree[i].r, &d->Xup[i]);
+        } else if (a >= 0) {
+            turned_xup_rotated(a, c, s, &m->Xtree[i], &d->Xup[i]);
         } else {
             sp_xform XJ;
             sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);

@@ -25,62 +25,91 @@ static inline void turned_xup(int k, int u, int w, double c, double s, const dou
     for (int e = 0; e < 3; e++) X->r[e] = r[e];
 }
 
+/* Xup = X_J X_tree = (rot_k(q)^T E_tree, r_tree) for a joint about e_k under
+ * an Xtree with rotation: rot_k^T mixes only rows u and w of E_tree (12
+ * multiplications where X_J's 3x3 product takes 27; X_J has no translation) */
+static inline void turned_xup_tree(int k, int u, int w, double c, double s, const sp_xform *Xt, sp_xform *X)
+{
+    const double *Et = Xt->E;
+    for (int j = 0; j < 3; j++) {
+        X->E[3 * k + j] = Et[3 * k + j];
+        X->E[3 * u + j] = c * Et[3 * u + j] + s * Et[3 * w + j];
+        X->E[3 * w + j] = c * Et[3 * w + j] - s * Et[3 * u + j];
+    }
+    for (int e = 0; e < 3; e++) X->r[e] = Xt->r[e];
+}
+
+/* Xup from cos, sin of a joint about e_k under a rotated Xtree
+ * (turned_xup_tree), a copy per axis so that the indices are constants */
+static inline void turned_xup_rotated(int k, double c, double s, const sp_xform *Xt, sp_xform *X)
+{
+    switch (k) {
+    case 0: turned_xup_tree(0, 1, 2, c, s, Xt, X); break;
+    case 1: turned_xup_tree(1, 2, 0, c, s, Xt, X); break;
+    default: turned_xup_tree(2, 0, 1, c, s, Xt, X);
+    }
+}
+
 /*
- * acc += X^T A X for a symmetric 6x6 A (row-major, body frame) and X = [E 0;
- * -E rx E] as above (RBDA eq. 7.23, aba_tpl.h's sym6_to_parent): first
- * B = R^T A R with R = diag(E, E), i.e. the rows, then the columns, of the
- * index pairs (u, w) and (u + 3, w + 3) turned (96 multiplications where
- * three 3x3 congruences take 162); then with L = [1 0; -rx 1],
- * X^T A X = L^T B L = [B11 - C12 rx + rx B12^T, C12; C12^T, B22],
- * C12 = B12 + rx B22.
+ * acc += X^T A X for a symmetric 6x6 A (row-major, body frame; one entry
+ * of each symmetric pair is read) and X = [E 0; -E rx E] as above (RBDA eq. 7.23,
+ * aba_tpl.h's sym6_to_parent).  First B = R^T A R with R = diag(E, E): in
+ * each symmetric diagonal block only (k, k) stays, (k, u), (k, w) turn once
+ * and the (u, w) 2x2 block turns by rows then columns; the off-diagonal
+ * block turns rows u, w then columns u, w (52 multiplications where the
+ * full 6x6 rotation takes 96 and three 3x3 congruences 162).  Then with
+ * L = [1 0; -rx 1], X^T A X = L^T B L = [B11 - C12 rx + rx B12^T, C12;
+ * C12^T, B22], C12 = B12 + rx B22, of which the symmetric C11 and B22 are
+ * formed once per pair and added to both triangles of acc.
  */
+static inline void turned_sym3(int k, int u, int w, double c, double s, const double *A, double B[3][3])
+{
+    const double tuu = TURN_U(c, s, A[6 * u + u], A[6 * u + w]), tuw = TURN_U(c, s, A[6 * u + w], A[6 * w + w]);
+    const double twu = TURN_W(c, s, A[6 * u + u], A[6 * u + w]), tww = TURN_W(c, s, A[6 * u + w], A[6 * w + w]);
+    B[k][k] = A[6 * k + k];
+    B[k][u] = B[u][k] = TURN_U(c, s, A[6 * k + u], A[6 * k + w]);
+    B[k][w] = B[w][k] = TURN_W(c, s, A[6 * k + u], A[6 * k + w]);
+    B[u][u] = TURN_U(c, s, tuu, tuw);
+    B[u][w] = B[w][u] = TURN_W(c, s, tuu, tuw);
+    B[w][w] = TURN_W(c, s, twu, tww);
+}
+
 static inline void turned_sym6_to_parent(int k, int u, int w, double c, double s, const double r[3],
                                          const double A[36], double acc[36])
 {
-    double B[36], C12[9], C11[9];
-    (void)k;
-    for (int e = 0; e < 36; e++) B[e] = A[e];
-    for (int o = 0; o < 6; o += 3)
-        for (int j = 0; j < 6; j++) {                   /* rows: B <- R^T B */
-            const double xu = B[6 * (o + u) + j], xw = B[6 * (o + w) + j];
-            B[6 * (o + u) + j] = TURN_U(c, s, xu, xw);
-            B[6 * (o + w) + j] = TURN_W(c, s, xu, xw);
-        }
-    for (int o = 0; o < 6; o += 3)
-        for (int i = 0; i < 6; i++) {                   /* columns: B <- B R */
-            const double xu = B[6 * i + o + u], xw = B[6 * i + o + w];
-            B[6 * i + o + u] = TURN_U(c, s, xu, xw);
-            B[6 * i + o + w] = TURN_W(c, s, xu, xw);
-        }
-#define B11(a, b) B[6 * (a) + (b)]
-#define B12(a, b) B[6 * (a) + (b) + 3]
-#define B22(a, b) B[6 * ((a) + 3) + (b) + 3]
+    double B11[3][3], B22[3][3], T12[3][3], B12[3][3], C12[3][3];
+    turned_sym3(k, u, w, c, s, A, B11);
+    turned_sym3(k, u, w, c, s, A + 21, B22);
+    for (int j = 0; j < 3; j++) {                       /* rows of A12: E^T A12 */
+        T12[k][j] = A[6 * k + 3 + j];
+        T12[u][j] = TURN_U(c, s, A[6 * u + 3 + j], A[6 * w + 3 + j]);
+        T12[w][j] = TURN_W(c, s, A[6 * u + 3 + j], A[6 * w + 3 + j]);
+    }
+    for (int i = 0; i < 3; i++) {                       /* then its columns: (E^T A12) E */
+        B12[i][k] = T12[i][k];
+        B12[i][u] = TURN_U(c, s, T12[i][u], T12[i][w]);
+        B12[i][w] = TURN_W(c, s, T12[i][u], T12[i][w]);
+    }
     for (int j = 0; j < 3; j++) {                       /* C12(:, j) = B12(:, j) + r x B22(:, j) */
-        C12[j] = B12(0, j) + (r[1] * B22(2, j) - r[2] * B22(1, j));
-        C12[3 + j] = B12(1, j) + (r[2] * B22(0, j) - r[0] * B22(2, j));
-        C12[6 + j] = B12(2, j) + (r[0] * B22(1, j) - r[1] * B22(0, j));
+        C12[0][j] = B12[0][j] + (r[1] * B22[2][j] - r[2] * B22[1][j]);
+        C12[1][j] = B12[1][j] + (r[2] * B22[0][j] - r[0] * B22[2][j]);
+        C12[2][j] = B12[2][j] + (r[0] * B22[1][j] - r[1] * B22[0][j]);
     }
-    for (int a = 0; a < 3; a++) {                       /* C11(a, :) = B11(a, :) - C12(a, :) x r */
-        const double *x = C12 + 3 * a;
-        C11[3 * a] = B11(a, 0) - (x[1] * r[2] - x[2] * r[1]);
-        C11[3 * a + 1] = B11(a, 1) - (x[2] * r[0] - x[0] * r[2]);
-        C11[3 * a + 2] = B11(a, 2) - (x[0] * r[1] - x[1] * r[0]);
-    }
-    for (int j = 0; j < 3; j++) {                       /* C11(:, j) += r x B12(j, :) */
-        C11[j] += r[1] * B12(j, 2) - r[2] * B12(j, 1);
-        C11[3 + j] += r[2] * B12(j, 0) - r[0] * B12(j, 2);
-        C11[6 + j] += r[0] * B12(j, 1) - r[1] * B12(j, 0);
-    }
+    for (int a = 0; a < 3; a++)                         /* C11 = B11 - C12 rx + rx B12^T, a <= b */
+        for (int b = a; b < 3; b++) {
+            const int b1 = (b + 1) % 3, b2 = (b + 2) % 3, a1 = (a + 1) % 3, a2 = (a + 2) % 3;
+            const double x = B11[a][b] - (C12[a][b1] * r[b2] - C12[a][b2] * r[b1]) +
+                             (r[a1] * B12[b][a2] - r[a2] * B12[b][a1]);
+            acc[6 * a + b] += x;
+            if (b != a) acc[6 * b + a] += x;
+            acc[6 * (a + 3) + b + 3] += B22[a][b];
+            if (b != a) acc[6 * (b + 3) + a + 3] += B22[a][b];
+        }
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++) {
-            acc[6 * a + b] += C11[3 * a + b];
-            acc[6 * a + b + 3] += C12[3 * a + b];
-            acc[6 * (a + 3) + b] += C12[3 * b + a];
-            acc[6 * (a + 3) + b + 3] += B22(a, b);
+            acc[6 * a + b + 3] += C12[a][b];
+            acc[6 * (b + 3) + a] += C12[a][b];
         }
-#undef B11
-#undef B12
-#undef B22
 }
 
 #endif

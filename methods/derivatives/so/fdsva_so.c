@@ -14,9 +14,24 @@
  *   d2qdd_dqdv(:, j, k)   = -M^-1 [d2tau_dqdv(:, j, k) + A_j qdd_v(:, k)]
  *   d2qdd_dqdtau(:, j, k) = -M^-1 A_j M^-1(:, k)
  * (the tangent-space q slab k is taken at q (+) e_k on both sides, so the
- * identity holds slab by slab for Lie-group joints too).  The products are
- * dgemm calls: nv per tensor for the A_j terms (O(nv^4) in all), one
- * nv x nv^2 product with M^-1 per tensor.
+ * identity holds slab by slab for Lie-group joints too).
+ * Two of the four are first-order derivatives at other states, and are
+ * taken so (fdsva-forces; methods/README.md, "fdsva-so below 1e-9"):
+ * qdd = M^-1 (tau - C(q, v) v - g) is quadratic in v, so dqdd/dv is linear
+ * in v and d2qdd_dv2(:, :, k) = dqdd/dv at (q, e_k, tau) exactly; and
+ * d2qdd_dqdtau(:, j, k) = d/dq_j (M^-1 e_k) = dqdd/dq(:, j) at (q, 0, e_k)
+ * without gravity.  No double composition through M^-1 reaches 1e-9
+ * term-wise on an ill-conditioned chain (the factors rounded once already
+ * give 5e-9 there, in long double products), these do (4e-10).  The other
+ * two are the composition: the A_j terms by dgemm (nv per tensor, O(nv^4)),
+ * -M^-1 [.] by AZA on each slab (ABA(q, 0, -b, 0), aza.c; O(nv^3), and on
+ * that chain 2.2e-9 for 3.5e-9 with the explicit M^-1).
+ * That costs 2 nv fdsva-forces calls, 1.3-8x the plain composition, which
+ * loses accuracy only on deep chains (README.md): so three methods,
+ *   fdsva-so-dmm  every tensor -M^-1 [.] by dgemm with the explicit M^-1;
+ *   fdsva-so-aza  the first-order slabs and AZA, as above;
+ *   fdsva-so      fdsva-so-aza where the longest root-to-leaf path has
+ *                 RBD_FDSO_AZA_DEPTH dofs or more, else fdsva-so-dmm.
  * qdd_q and qdd_v enter every q slab through A_j qdd_y, so their error is
  * the tensors' error: they come from fdsva-forces (AZA with each column's
  * ancestor rows as one force), not fdsva, whose -M^-1 dID/du product loses
@@ -27,13 +42,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/arena.h"
+#include "derivatives/fd/fd_compose.h"
+#include "rbdiff/dynamics.h"
 #include "rbdiff/method.h"
+
+/* The path length (in dofs) from which fdsva-so takes fdsva-so-aza: the
+ * composition loses accuracy on the chains of 26 and 100 dofs (1.3e-9 to
+ * 1.0e-8 term-wise) and on no model whose longest path has 16 or fewer
+ * (atlas, talos with free-flyer; methods/README.md, "fdsva-so below 1e-9"). */
+#define RBD_FDSO_AZA_DEPTH 20
+
+typedef enum { FDSO_RULE, FDSO_DMM, FDSO_AZA } fdso_mode;
 
 typedef struct {
     const rbd_model *m;
+    int aza;                             /* the first-order slabs and AZA (else dgemm with M^-1) */
+    rbd_model g0;                        /* m without gravity (a0 = 0), for d2qdd_dqdtau */
     const rbd_method *fd, *so;
-    void *fd_ws, *so_ws;
+    void *fd_ws, *fd0_ws, *so_ws;
+    rbd_data *d;                         /* ABA at q: Xup, U, D^-1 for AZA */
+    rbd_aza *z;
     double *qdd, *Fq, *Fv, *Minv;        /* first order at (q, v, tau) */
+    double *e, *zero, *X, *Y;            /* unit vectors, scratch first order */
     double *tau, *T[4];                  /* ID second order at (q, v, qdd); then the bracketed sums */
 } fdsva_so_ws;
 
@@ -41,8 +71,23 @@ static void carve(fdsva_so_ws *w, rbd_arena *a, const rbd_model *m)
 {
     const size_t nv = (size_t)m->nv, nn = nv * nv;
     RBD_ARENA_TAKE(a, w->qdd, nv); RBD_ARENA_TAKE(a, w->tau, nv);
+    RBD_ARENA_TAKE(a, w->e, nv); RBD_ARENA_TAKE(a, w->zero, nv);     /* zeroed, as the arena is */
     RBD_ARENA_TAKE(a, w->Fq, nn); RBD_ARENA_TAKE(a, w->Fv, nn); RBD_ARENA_TAKE(a, w->Minv, nn);
+    RBD_ARENA_TAKE(a, w->X, nn); RBD_ARENA_TAKE(a, w->Y, nn);
     for (int t = 0; t < 4; t++) RBD_ARENA_TAKE(a, w->T[t], nn * nv);
+}
+
+/* The longest root-to-leaf path in dofs: dof k's depth is its parent's + 1. */
+static int dof_depth(const rbd_model *m)
+{
+    int best = 0, *d = malloc(sizeof *d * (size_t)(m->nv > 0 ? m->nv : 1));
+    if (!d) return -1;
+    for (int k = 0; k < m->nv; k++) {
+        d[k] = m->dof_parent[k] >= 0 ? d[m->dof_parent[k]] + 1 : 1;
+        best = d[k] > best ? d[k] : best;
+    }
+    free(d);
+    return best;
 }
 
 static void fdsva_so_fini(void *p)
@@ -50,29 +95,38 @@ static void fdsva_so_fini(void *p)
     fdsva_so_ws *w = p;
     if (!w) return;
     if (w->fd_ws) w->fd->fini(w->fd_ws);
+    if (w->fd0_ws) w->fd->fini(w->fd0_ws);
     if (w->so_ws) w->so->fini(w->so_ws);
+    rbd_aza_free(w->z);
+    rbd_data_free(w->d);
     free(w);
 }
 
-extern const rbd_method rbd_method_fdsva_so;
-
-static int fdsva_so_init(const rbd_model *m, const rbd_options *o, void **out)
+static int fdso_init(const rbd_method *self, fdso_mode mode, const rbd_model *m, const rbd_options *o, void **out)
 {
-    int rc = rbd_method_init_check(&rbd_method_fdsva_so, m, out);
-    if (rc || (rc = rbd_so_check_size(m, "fdsva-so", NULL))) return rc;
+    int rc = rbd_method_init_check(self, m, out);
+    if (rc || (rc = rbd_so_check_size(m, self->name, NULL))) return rc;
+    int depth = dof_depth(m);
+    if (depth < 0) return rbd_fail(RBD_ENOMEM, "out of memory for %s", self->name);
     rbd_arena a = { 0 };
     fdsva_so_ws sizing, *w;
     carve(&sizing, &a, m);
     if (!(w = rbd_arena_reserve(&a, sizeof *w, "the fdsva-so workspace"))) return RBD_ENOMEM;
     carve(w, &a, m);
     w->m = m;
+    w->aza = mode == FDSO_AZA || (mode == FDSO_RULE && depth >= RBD_FDSO_AZA_DEPTH);
+    w->g0 = *m;
+    for (int c = 0; c < 6; c++) w->g0.a0[c] = 0;
     w->fd = rbd_method_find("fdsva-forces");
     w->so = rbd_method_find("idsva-so");
     rbd_options io;
     rbd_options_default(&io);
     if (o) io = *o;
     io.zeros_preset = 0;
-    if ((rc = w->fd->init(m, &io, &w->fd_ws))) w->fd_ws = NULL;
+    if (w->aza && (!(w->d = rbd_data_new(m)) || !(w->z = rbd_aza_new(m))))
+        rc = rbd_fail(RBD_ENOMEM, "out of memory for %s", self->name);
+    else if ((rc = w->fd->init(m, &io, &w->fd_ws))) w->fd_ws = NULL;
+    else if (w->aza && (rc = w->fd->init(&w->g0, &io, &w->fd0_ws))) w->fd0_ws = NULL;
     else if ((rc = w->so->init(m, &io, &w->so_ws))) w->so_ws = NULL;
     if (rc) { fdsva_so_fini(w); return rc; }
     *out = w;
@@ -89,6 +143,28 @@ static void add_dM(const double *dM, const double *X, double *C, int n, int tran
                     trans_jk ? C + nn * j : C + (size_t)n * j, trans_jk ? n : (int)nn);
 }
 
+/* d2qdd_dv2 and d2qdd_dqdtau as first-order derivatives, slab k from
+ * fdsva-forces at (q, e_k, tau) and, without gravity, at (q, 0, e_k). */
+static int first_order_slabs(fdsva_so_ws *w, const rbd_state *x, rbd_derivs *out)
+{
+    const int n = w->m->nv;
+    const size_t nn = (size_t)n * n;
+    int rc = RBD_OK;
+    for (int k = 0; k < n && !rc; k++) {
+        w->e[k] = 1;
+        rbd_state xv = { x->q, w->e, NULL, x->tau };
+        rbd_derivs dv = { .qdd = w->tau, .dqdd_dq = w->X, .dqdd_dv = out->d2qdd_dv2 + nn * k, .dqdd_dtau = w->Y };
+        rc = w->fd->eval(w->fd_ws, &xv, &dv);
+        rbd_state xt = { x->q, w->zero, NULL, w->e };
+        rbd_derivs dt = { .qdd = w->tau, .dqdd_dq = w->X, .dqdd_dv = w->Y, .dqdd_dtau = w->Y };
+        if (!rc) rc = w->fd->eval(w->fd0_ws, &xt, &dt);
+        w->e[k] = 0;
+        double *o = out->d2qdd_dqdtau + nn * k;       /* (:, j, k) = dqdd/dq(:, j) at tau = e_k */
+        for (size_t i = 0; !rc && i < nn; i++) o[i] = w->X[i];
+    }
+    return rc;
+}
+
 static int fdsva_so_eval(void *p, const rbd_state *x, rbd_derivs *out)
 {
     fdsva_so_ws *w = p;
@@ -100,7 +176,7 @@ static int fdsva_so_eval(void *p, const rbd_state *x, rbd_derivs *out)
         return rbd_fail(RBD_EINVAL, "fdsva-so: null state vector or output buffer");
     rbd_derivs f = { .qdd = w->qdd, .dqdd_dq = w->Fq, .dqdd_dv = w->Fv, .dqdd_dtau = w->Minv };
     rbd_state xs = { x->q, x->v, NULL, x->tau };
-    int rc = w->fd->eval(w->fd_ws, &xs, &f);                         /* qdd, qdd_q, qdd_v, M^-1 */
+    int rc = w->fd->eval(w->fd_ws, &xs, &f);                         /* qdd, qdd_q, qdd_v */
     if (rc) return rc;
     rbd_derivs s = { .tau = w->tau, .d2tau_dq2 = w->T[0], .d2tau_dv2 = w->T[1], .d2tau_dqdv = w->T[2],
                      .dM_dq = w->T[3] };
@@ -111,22 +187,38 @@ static int fdsva_so_eval(void *p, const rbd_state *x, rbd_derivs *out)
     add_dM(dM, w->Fq, w->T[0], n, 0);
     add_dM(dM, w->Fq, w->T[0], n, 1);
     add_dM(dM, w->Fv, w->T[2], n, 0);
-    double *O[4] = { out->d2qdd_dq2, out->d2qdd_dv2, out->d2qdd_dqdv, out->d2qdd_dqdtau };
-    for (int t = 0; t < 3; t++)
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, (int)nn, n, -1.0, w->Minv, n, w->T[t], n, 0.0, O[t], n);
-    /* d2qdd_dqdtau(:, j, k) = -M^-1 A_j M^-1(:, k): A_j M^-1 into the spent ID_qv buffer */
-    memset(w->T[2], 0, sizeof(double) * nn * (size_t)n);
-    add_dM(dM, w->Minv, w->T[2], n, 0);
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, (int)nn, n, -1.0, w->Minv, n, w->T[2], n, 0.0, O[3], n);
-    return RBD_OK;
+    if (!w->aza) {
+        double *O[4] = { out->d2qdd_dq2, out->d2qdd_dv2, out->d2qdd_dqdv, out->d2qdd_dqdtau };
+        for (int t = 0; t < 3; t++)
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, (int)nn, n, -1.0, w->Minv, n, w->T[t], n, 0.0,
+                        O[t], n);
+        /* d2qdd_dqdtau(:, j, k) = -M^-1 A_j M^-1(:, k): A_j M^-1 into the spent ID_qv buffer */
+        memset(w->T[2], 0, sizeof(double) * nn * (size_t)n);
+        add_dM(dM, w->Minv, w->T[2], n, 0);
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, (int)nn, n, -1.0, w->Minv, n, w->T[2], n, 0.0, O[3], n);
+        return RBD_OK;
+    }
+    if ((rc = rbd_aba(m, w->d, x->q, x->v, x->tau, w->tau))) return rc;   /* Xup, U, D^-1 for AZA */
+    for (int k = 0; k < n; k++) {                                    /* -M^-1 [.] slab by slab */
+        rbd_aza_solve(m, w->d, w->z, w->T[0] + nn * k, out->d2qdd_dq2 + nn * k);
+        rbd_aza_solve(m, w->d, w->z, w->T[2] + nn * k, out->d2qdd_dqdv + nn * k);
+    }
+    return first_order_slabs(w, x, out);
 }
 
-const rbd_method rbd_method_fdsva_so = {
-    .name = "fdsva-so",
-    .summary = "second-order FD derivatives: IDSVA-SO at a = qdd and fdsva-forces composed through M^-1 (T-RO 2024)",
-    .output = RBD_FD_SO_DERIVS,
-    .joints = RBD_JOINTS_ALL,
-    .init = fdsva_so_init,
-    .eval = fdsva_so_eval,
-    .fini = fdsva_so_fini,
-};
+#define FDSO(id, str, mode, sum)                                                                \
+    extern const rbd_method rbd_method_##id;                                                    \
+    static int id##_init(const rbd_model *m, const rbd_options *o, void **out)                  \
+    {                                                                                           \
+        return fdso_init(&rbd_method_##id, mode, m, o, out);                                    \
+    }                                                                                           \
+    const rbd_method rbd_method_##id = { .name = str, .summary = sum, .output = RBD_FD_SO_DERIVS, \
+                                         .joints = RBD_JOINTS_ALL, .init = id##_init,           \
+                                         .eval = fdsva_so_eval, .fini = fdsva_so_fini };
+
+FDSO(fdsva_so, "fdsva-so", FDSO_RULE,
+     "second-order FD derivatives (T-RO 2024): fdsva-so-aza on paths of 20 dofs or more, else fdsva-so-dmm")
+FDSO(fdsva_so_dmm, "fdsva-so-dmm", FDSO_DMM,
+     "second-order FD derivatives: IDSVA-SO at a = qdd and fdsva-forces composed through the explicit M^-1 (dgemm)")
+FDSO(fdsva_so_aza, "fdsva-so-aza", FDSO_AZA,
+     "second-order FD derivatives: d2qdd_dv2, d2qdd_dqdtau as fdsva-forces slabs, the others composed through AZA")
