@@ -90,6 +90,16 @@ int cli_num(const char *cmd, const char *opt, const char *s, double *out)
     return 0;
 }
 
+int cli_num_in(const char *cmd, const char *opt, const char *s, const char *ends, double lo, double hi, double *out)
+{
+    double v = 0;
+    if (cli_num(cmd, opt, s, &v)) return EXIT_USAGE;
+    if (!((ends[0] == '[' ? v >= lo : v > lo) && (ends[1] == ']' ? v <= hi : v < hi)))     /* NaN: out */
+        return cli_error(cmd, EXIT_USAGE, "%s: %s is out of range %c%g, %g%c", opt, s, ends[0], lo, hi, ends[1]);
+    *out = v;
+    return 0;
+}
+
 static void on_interrupt(int sig)
 {
     (void)sig;

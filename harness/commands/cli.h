@@ -71,6 +71,9 @@ char *cli_results_dir(const char *name);
 /* Parses a whole number/number argument of an option, or prints an error. */
 int cli_int(const char *cmd, const char *opt, const char *s, long min, long max, long *out);
 int cli_num(const char *cmd, const char *opt, const char *s, double *out);
+/* cli_num within an interval whose ends ("()", "(]", "[)" or "[]") say
+ * which bounds belong to it; else "OPT: S is out of range (LO, HI]". */
+int cli_num_in(const char *cmd, const char *opt, const char *s, const char *ends, double lo, double hi, double *out);
 
 /* Set by SIGINT/SIGTERM while cli_catch_interrupt is in force. */
 extern volatile sig_atomic_t cli_interrupted;
