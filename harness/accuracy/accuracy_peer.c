@@ -7,6 +7,7 @@
 #include <string.h>
 #include "accuracy.h"
 #include "accuracy/accuracy_peer.h"
+#include "accuracy/accuracy_peer_so.h"
 #include "peers/peer.h"
 
 /* The steps swept, a decade apart: central differences balance truncation
@@ -43,7 +44,7 @@ const char *const *audit_peer_outputs(const bench_target *t)
     case RBD_PEER_MINV: return minv_out;
     case RBD_PEER_ID_PARTIALS: return id_partials;
     case RBD_PEER_FD_PARTIALS: return fd_partials;
-    case RBD_PEER_ID_SO_DERIVS: break;   /* not scored here (audit_func says so) */
+    case RBD_PEER_ID_SO_DERIVS: return audit_peer_so_outputs();
     }
     return id_out + 3;
 }
@@ -55,7 +56,7 @@ static void best_name(const bench_target *t, char *buf, size_t len)
 
 int audit_peer_missing(const bench_target *t, const audit_sink *sink)
 {
-    if (!sink->have || func_of(t)->out == RBD_PEER_ID_SO_DERIVS) return 1;
+    if (!sink->have) return 1;
     char best[128];
     best_name(t, best, sizeof best);
     int steps = peer_default_step(t->peer, t->peer_func) > 0;
@@ -246,11 +247,6 @@ static int sweep_eps(peval *e, const audit_at *x, const bench_target *t, double 
 static int audit_func(const peer_model *pm, const bench_target *t, const audit_at *x, uint64_t seed)
 {
     const rbd_peer_func *pf = func_of(t);
-    if (pf->out == RBD_PEER_ID_SO_DERIVS) {
-        note(x->sink, "%s on %s: not audited: the peer audit scores first-order outputs; its tensors are scored "
-             "against the 256-bit second-order reference by tests/test_harness_peers_so.c", t->name, x->spec);
-        return RBD_OK;
-    }
     peer_check chk;
     int rc = peer_check_func(pm, t->peer_func, seed, &chk);
     if (rc) {
@@ -264,6 +260,14 @@ static int audit_func(const peer_model *pm, const bench_target *t, const audit_a
         note(x->sink, "%s on %s: not audited: it differs from %s, so it computes another quantity on this model "
              "(a convention or the model it loaded), not an error to score", t->name, x->spec, why);
         return RBD_OK;
+    }
+    if (pf->out == RBD_PEER_ID_SO_DERIVS) {     /* its tensors against the second-order reference */
+        rc = audit_peer_so(pm, t->peer_func, t->name, x->spec, x->bf, x->s, x->sink, x->stop);
+        if (rc < 0) {
+            note(x->sink, "%s on %s: not audited: %s", t->name, x->spec, rbd_last_error());
+            rc = RBD_OK;
+        }
+        return rc;
     }
     peval e;
     if ((rc = peval_open(&e, pm, t->peer_func, x->s))) {

@@ -300,7 +300,8 @@ int audit_model(const rbd_model *m, const char *spec, double bf, const bench_tar
     state_set s;
     int rc = states_make(m, o, sink, stop, &s, cache_failed), need_so = 0;
     for (int i = 0; i < ntg; i++)
-        need_so |= is_so(&tg[i]) && !rbd_method_supports(tg[i].method, m) && target_missing(&tg[i], sink);
+        need_so |= bench_target_is_so(&tg[i]) && (tg[i].peer || !rbd_method_supports(tg[i].method, m)) &&
+                   target_missing(&tg[i], sink);
     if (!rc && need_so) rc = states_make_so(m, o, stop, &s);
     if (!rc && cond_todo) rc = emit_cond(m, spec, bf, &s, sink);
     for (int i = 0; i < ntg && !rc; i++) {

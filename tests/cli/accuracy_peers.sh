@@ -8,7 +8,12 @@
 #    on ur5 and on hyq with its free-flyer root (the conventions the peers
 #    convert: joint order, x y z w quaternion, body-frame velocity), and no
 #    row is above its bound:
-#      analytical functions (Pinocchio's, MuJoCo's rne, crb, forward) and the
+#      analytical functions (Pinocchio's, MuJoCo's rne, crb, forward; and
+#      Pinocchio's ComputeRNEASecondOrderDerivatives, whose four tensors are
+#      scored against the 256-bit second-order reference, a row each: its
+#      bound is also 10x idsva-so's rms_rel on the same tensor and model,
+#      as hyq's dM/dq has entries near 1e-12 of its largest whose rounding
+#      is a 1e-5 relative error for either; normwise <= 1e-12) and the
 #      nominal output (tau, qdd) of finite differences: rms_rel <= 1e-10
 #      (a wrong convention gives O(1); measured <= 1e-14 here);
 #      MuJoCo's finite differences at its step 1e-6: <= 1e-3 (rms_rel counts
@@ -25,7 +30,7 @@ rm -rf "$TMP"
 mkdir -p "$TMP"
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-audit=(--robots ur5,hyq:freeflyer --states 2 --methods idsva,fdsva --base no --cache "$TMP/cache")
+audit=(--robots ur5,hyq:freeflyer --states 2 --methods idsva,fdsva,idsva-so --base no --cache "$TMP/cache")
 
 # ---- no peer built: one line each, the audit goes on
 RBD_PEER_DIR="$TMP/none" "$RBDIFF" accuracy "${audit[@]}" --peers all --out "$TMP/a0" >/dev/null 2>"$TMP/err"
@@ -73,9 +78,18 @@ for p in peers:
         base = fn.split(".")[0]
         e = float(r["rms_rel"])
         bound = 1e-3 if base in fd and r["output"] not in nominal else 1e-10
+        if base == "ComputeRNEASecondOrderDerivatives":
+            ours = [float(o["rms_rel"]) for o in rows if o["method"] == "idsva-so" and o["model"] == r["model"]
+                    and o["output"] == r["output"]]
+            bound = max(bound, 10 * ours[0]) if ours else 0
+            if not float(r["normwise"]) <= 1e-12:
+                print(f"FAIL: {r['method']} {r['output']} on {r['model']}: normwise {r['normwise']} > 1e-12"); bad += 1
         if not e <= bound:
             print(f"FAIL: {r['method']} {r['output']} on {r['model']}: rms_rel {e:.3g} > {bound:g}"); bad += 1
         print(f"{r['method']:48s} {r['output']:10s} {r['model'].split('/')[-1]:28s} {e:.2e}")
+    so = [r for r in mine if r["method"] == p + ".ComputeRNEASecondOrderDerivatives"]
+    if p.startswith("pinocchio@") and sorted({r["output"] for r in so}) != ["d2tau_dq2", "d2tau_dqdv", "d2tau_dv2", "dM_dq"]:
+        print(f"FAIL: {p}: ComputeRNEASecondOrderDerivatives rows {sorted({r['output'] for r in so})}, want the four tensors"); bad += 1
     fdf = {r["method"] for r in mine if r["method"][len(p) + 1:] in fd}
     for m in sorted(fdf):
         for model in models:
