@@ -6,7 +6,10 @@
  * accuracy audit times no peer, so this test is where the peer's own error
  * is measured: per tensor max|X - R| / max|R| and the term-wise RMS
  * relative error over the entries above 1e-6 of the largest (the metric of
- * tests/test_so_methods.c), both under 1e-9; printed for the record.
+ * tests/test_so_methods.c), both under 1e-9; and entry by entry against
+ * idsva-so at the same state: |X - O| <= 1e-9 |O| on every entry above
+ * 1e-6 of the tensor's largest (below it the two roundings differ by more
+ * than 1e-9 relative whatever either does); printed for the record.
  * Models: autoTree chain and bf = 2, 5 trees (skewed, tapered), ur5, hyq
  * and atlas with a free-flyer root.  Skipped when no Pinocchio is built.
  */
@@ -44,18 +47,45 @@ static double rel_err(const double *X, const double *R, size_t n, double *rms)
     return mx > 0 ? d / mx : d;
 }
 
+/* max |X - O| / |O| over the entries |O| > 1e-6 max|O| */
+static double entrywise(const double *X, const double *O, size_t n)
+{
+    double mx = 0, w = 0;
+    for (size_t k = 0; k < n; k++) mx = fmax(mx, fabs(O[k]));
+    for (size_t k = 0; k < n; k++)
+        if (fabs(O[k]) > 1e-6 * mx) w = fmax(w, isnan(X[k]) ? INFINITY : fabs(X[k] - O[k]) / fabs(O[k]));
+    return w;
+}
+
+/* idsva-so at (q, v, a), the four tensors in the user numbering */
+static void ours_user(const rbd_model *m, const double *q, const double *v, const double *a, double *O)
+{
+    const size_t nv = (size_t)m->nv, n3 = nv * nv * nv;
+    const rbd_method *meth = rbd_method_find("idsva-so");
+    double *T = malloc(sizeof *T * (4 * n3 + nv));
+    assert_non_null(T);
+    rbd_derivs d = { .tau = T + 4 * n3, .d2tau_dq2 = T, .d2tau_dv2 = T + n3, .d2tau_dqdv = T + 2 * n3, .dM_dq = T + 3 * n3 };
+    rbd_state x = { q, v, a, NULL };
+    void *ws;
+    if (meth->init(m, NULL, &ws) || meth->eval(ws, &x, &d)) fail_msg("idsva-so: %s", rbd_last_error());
+    meth->fini(ws);
+    for (int b = 0; b < RBD_SO_NTENSORS; b++) rbd_tensor_to_user(m, T + (size_t)b * n3, O + (size_t)b * n3);
+    free(T);
+}
+
 static void check_model(const rbd_peer *p, int f, const char *spec)
 {
     rbd_model *m = tu_model(spec);
     const size_t nv = (size_t)m->nv, n3 = nv * nv * nv;
     peer_model pm;
     if (peer_model_load(p, m, &pm)) fail_msg("%s on %s: %s", p->name, spec, rbd_last_error());
-    double *buf = calloc((size_t)m->nq + 4 * nv + 8 * n3, sizeof *buf);
+    double *buf = calloc((size_t)m->nq + 4 * nv + 12 * n3, sizeof *buf);
     assert_non_null(buf);
-    double *q = buf, *v = q + m->nq, *a = v + nv, *tau = a + nv, *X = tau + nv, *U = X + 4 * n3;
+    double *q = buf, *v = q + m->nq, *a = v + nv, *tau = a + nv, *X = tau + nv, *U = X + 4 * n3, *O = U + 4 * n3;
     double *mat[3] = { X, NULL, NULL };
     if (peer_eval_func(&pm, f, 1, NULL, mat, NULL, NULL, NULL, NULL)) fail_msg("%s: %s", spec, rbd_last_error());
     timeable_states(m, 1, 1, q, v, a, tau);     /* the state the peer was given, internal numbering */
+    ours_user(m, q, v, a, O);
     rbdref_so_result ref;
     assert_int_equal(rbdref_so_result_init(&ref, m->nv), 0);
     if (rbdref_so_eval(m, q, v, a, NULL, NULL, 0, &ref)) fail_msg("%s: reference: %s", spec, rbd_last_error());
@@ -66,11 +96,45 @@ static void check_model(const rbd_peer *p, int f, const char *spec)
         assert_true(R && n == n3);
         rbd_tensor_to_user(m, R, U + (size_t)b * n3);
         double rms, e = rel_err(X + (size_t)b * n3, U + (size_t)b * n3, n3, &rms);
-        print_message("%-44s %-40.40s %-10s max %.2e rms %.2e\n", p->row[f], strrchr(spec, '/') ? strrchr(spec, '/') + 1 : spec,
-                      names[b + 1], e, rms);
+        double ew = entrywise(X + (size_t)b * n3, O + (size_t)b * n3, n3);
+        print_message("%-44s %-40.40s %-10s max %.2e rms %.2e entry-wise vs idsva-so %.2e\n", p->row[f],
+                      strrchr(spec, '/') ? strrchr(spec, '/') + 1 : spec, names[b + 1], e, rms, ew);
         if (!(e < 1e-9 && rms < 1e-9)) fail_msg("%s on %s: %s max %.3g rms %.3g > 1e-9", p->row[f], spec, names[b + 1], e, rms);
+        if (!(ew <= 1e-9)) fail_msg("%s on %s: %s entry-wise %.3g from idsva-so > 1e-9", p->row[f], spec, names[b + 1], ew);
     }
     rbdref_so_result_free(&ref);
+    free(buf);
+    peer_model_free(&pm);
+    rbd_model_free(m);
+}
+
+/* The N = 100 trees (skewed, tapered), where the reference would take
+ * hours: entry by entry against idsva-so only. */
+static const char *const large[] = {
+    "autotree:N=100,bf=1,skew=0.6,taper=0.99",
+    "autotree:N=100,bf=2,skew=0.9,taper=0.99",
+    "autotree:N=100,bf=5,skew=0.7,taper=0.99",
+};
+
+static void check_entrywise(const rbd_peer *p, int f, const char *spec)
+{
+    rbd_model *m = tu_model(spec);
+    const size_t nv = (size_t)m->nv, n3 = nv * nv * nv;
+    peer_model pm;
+    if (peer_model_load(p, m, &pm)) fail_msg("%s on %s: %s", p->name, spec, rbd_last_error());
+    double *buf = calloc((size_t)m->nq + 3 * nv + 8 * n3, sizeof *buf);
+    assert_non_null(buf);
+    double *q = buf, *v = q + m->nq, *a = v + nv, *tau = a + nv, *X = tau + nv, *O = X + 4 * n3;
+    double *mat[3] = { X, NULL, NULL };
+    if (peer_eval_func(&pm, f, 1, NULL, mat, NULL, NULL, NULL, NULL)) fail_msg("%s: %s", spec, rbd_last_error());
+    timeable_states(m, 1, 1, q, v, a, tau);
+    ours_user(m, q, v, a, O);
+    const char *const *names = rbd_so_output_names(RBD_ID_SO_DERIVS);
+    for (int b = 0; b < RBD_SO_NTENSORS; b++) {
+        double ew = entrywise(X + (size_t)b * n3, O + (size_t)b * n3, n3);
+        print_message("%-44s %-40.40s %-10s entry-wise vs idsva-so %.2e\n", p->row[f], spec, names[b + 1], ew);
+        if (!(ew <= 1e-9)) fail_msg("%s on %s: %s entry-wise %.3g from idsva-so > 1e-9", p->row[f], spec, names[b + 1], ew);
+    }
     free(buf);
     peer_model_free(&pm);
     rbd_model_free(m);
@@ -88,6 +152,7 @@ static void test_pinocchio_so_against_reference(void **state)
         int f = peer_func_find(&p, "ComputeRNEASecondOrderDerivatives");
         if (f < 0) fail_msg("%s has no ComputeRNEASecondOrderDerivatives", name);
         for (size_t s = 0; s < sizeof specs / sizeof *specs; s++) check_model(&p, f, specs[s]);
+        for (size_t s = 0; s < sizeof large / sizeof *large; s++) check_entrywise(&p, f, large[s]);
         peer_close(&p);
         tested++;
     }

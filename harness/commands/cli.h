@@ -71,6 +71,9 @@ char *cli_results_dir(const char *name);
 /* Parses a whole number/number argument of an option, or prints an error. */
 int cli_int(const char *cmd, const char *opt, const char *s, long min, long max, long *out);
 int cli_num(const char *cmd, const char *opt, const char *s, double *out);
+/* cli_num within an interval whose ends ("()", "(]", "[)" or "[]") say
+ * which bounds belong to it; else "OPT: S is out of range (LO, HI]". */
+int cli_num_in(const char *cmd, const char *opt, const char *s, const char *ends, double lo, double hi, double *out);
 
 /* Set by SIGINT/SIGTERM while cli_catch_interrupt is in force. */
 extern volatile sig_atomic_t cli_interrupted;
@@ -81,7 +84,9 @@ extern int cli_argc;
 extern char **cli_argv;
 
 /* After getopt_long returned '?' or ':' (optstring starting with ':', and
- * opterr = 0): names the offending option, returns EXIT_USAGE. */
+ * opterr = 0): names the offending option as the user wrote it (a long
+ * one without its "=VALUE": unknown, needs a value, takes no value; a short
+ * one by its letter), returns EXIT_USAGE. */
 int cli_bad_option(const char *cmd, int c, char **argv);
 /* One convention for every command whose flags are config keys: the flags
  * are either every config key as --KEY (keymap NULL, sweep_options: sweep,

@@ -31,78 +31,70 @@ static const char help[] =
     "(found | at-lo | none | unresolved@N), probes, repetitions, confidence.\n";
 
 typedef struct {
-    sweep_config *c;
-    xo_opts *xo;
-    const char **out;
-} own_ctx;
+    sweep_config c;
+    xo_opts xo;
+    const char *out;
+    const rbd_method *m[2];     /* A, B */
+} xo_args;
 
 /* crossover's own flags: --out, the search's --alpha, --min-reps,
- * --max-reps and --range. */
+ * --max-reps, and --range (the config's crossover_range, as
+ * --crossover-range sets it). */
 static int take(int ch, char *arg, void *ctx)
 {
-    own_ctx *o = ctx;
+    xo_args *a = ctx;
     long v;
     switch (ch) {
-    case 'o': *o->out = arg; break;
-    case 'a':
-        if (cli_num("crossover", "--alpha", arg, &o->xo->alpha)) return EXIT_USAGE;
-        if (!(o->xo->alpha > 0 && o->xo->alpha < 0.5))
-            return cli_error("crossover", EXIT_USAGE, "--alpha: %s is out of range (0, 0.5)", arg);
-        break;
-    case 'r': if (cli_int("crossover", "--min-reps", arg, 1, 10000, &v)) return EXIT_USAGE; o->xo->min_reps = (int)v; break;
-    case 'R': if (cli_int("crossover", "--max-reps", arg, 1, 100000, &v)) return EXIT_USAGE; o->xo->max_reps = (int)v; break;
+    case 'o': a->out = arg; break;
+    case 'a': if (cli_num_in("crossover", "--alpha", arg, "()", 0, 0.5, &a->xo.alpha)) return EXIT_USAGE; break;
+    case 'r': if (cli_int("crossover", "--min-reps", arg, 1, 10000, &v)) return EXIT_USAGE; a->xo.min_reps = (int)v; break;
+    case 'R': if (cli_int("crossover", "--max-reps", arg, 1, 100000, &v)) return EXIT_USAGE; a->xo.max_reps = (int)v; break;
     default:    /* 'g' */
-        if (sweep_config_set(o->c, "crossover_range", arg, "--range")) return cli_lib_error("crossover", EXIT_USAGE);
-        o->xo->lo = o->c->xo_lo;
-        o->xo->hi = o->c->xo_hi;
+        if (sweep_config_set(&a->c, "crossover_range", arg, "--range")) return cli_lib_error("crossover", EXIT_USAGE);
     }
     return 0;
 }
 
 /* The flags: A and B, the search's options, the sweep keys.  0 to go on,
  * else the exit status (-1: --help). */
-static int read_args(int argc, char **argv, sweep_config *c, xo_opts *xo, const char **out, const rbd_method *m[2])
+static int read_args(int argc, char **argv, xo_args *a)
 {
     static const struct option own[] = {
         { "out", required_argument, 0, 'o' }, { "alpha", required_argument, 0, 'a' },
         { "min-reps", required_argument, 0, 'r' }, { "max-reps", required_argument, 0, 'R' },
         { "range", required_argument, 0, 'g' } };
-    own_ctx o = { c, xo, out };
-    const cli_flags fl = { .no_config = 1, .shortopts = "o:", .own = own, .nown = 5, .take = take, .ctx = &o };
-    int status = cli_config_args("crossover", argc, argv, help, &fl, c, NULL);
+    const cli_flags fl = { .no_config = 1, .shortopts = "o:", .own = own, .nown = 5, .take = take, .ctx = a };
+    int status = cli_config_args("crossover", argc, argv, help, &fl, &a->c, NULL);
     if (status) return status;
     if (argc - optind != 2) { cli_error("crossover", 0, "needs two methods, A and B"); return cli_usage_error("crossover"); }
-    if (xo->max_reps < xo->min_reps) return cli_error("crossover", EXIT_USAGE, "--max-reps must be >= --min-reps");
+    if (a->xo.max_reps < a->xo.min_reps) return cli_error("crossover", EXIT_USAGE, "--max-reps must be >= --min-reps");
     for (int k = 0; k < 2; k++) {
         cli_target t;
         if (cli_find_target("crossover", argv[optind + k], &t)) return EXIT_USAGE;
         if (!t.method)
             return cli_error("crossover", EXIT_USAGE, "'%s' is a base algorithm; crossover compares methods", argv[optind + k]);
-        m[k] = t.method;
+        a->m[k] = t.method;
     }
-    if (!c->nbf && sweep_config_set(c, "bf", "1", "--bf")) return cli_lib_error("crossover", EXIT_USAGE);
+    a->xo.lo = a->c.xo_lo;
+    a->xo.hi = a->c.xo_hi;
     return 0;
 }
 
 int cmd_crossover(int argc, char **argv)
 {
-    sweep_config c;
-    sweep_config_init(&c);
-    xo_opts xo;
-    xo_opts_from_config(&xo, &c);
-    const char *out = NULL;
-    const rbd_method *m[2] = { NULL, NULL };
+    xo_args a = { .out = NULL };
+    sweep_config_init(&a.c);
+    xo_opts_from_config(&a.xo, &a.c);
     char *cl = meta_cmdline(cli_argc, cli_argv);
-    int status = read_args(argc, argv, &c, &xo, &out, m), bad_input = 0;
-    if (!status) status = bench_setup(&c) ? cli_lib_error("crossover", EXIT_USAGE) : EXIT_OK;    /* --pin: refused before any write */
+    int status = read_args(argc, argv, &a), bad_input = 0;
     if (!status) {
         cli_catch_interrupt();
-        int rc = crossover_search(out, cl, m[0], m[1], &c, &xo, &cli_interrupted, stdout, &bad_input);
+        int rc = crossover_search(a.out, cl, a.m[0], a.m[1], &a.c, &a.xo, &cli_interrupted, stdout, &bad_input);
         if (rc < 0) status = cli_lib_error("crossover", bad_input ? EXIT_USAGE : EXIT_FAIL);
         else if (cli_interrupted)
             status = cli_error("crossover", EXIT_INTERRUPTED, "interrupted; finished rows are on disk");
     }
     free(cl);
-    sweep_config_free(&c);
+    sweep_config_free(&a.c);
     return status < 0 ? EXIT_OK : status;
 }

@@ -49,11 +49,7 @@ static int read_args(int argc, char **argv, const char **spec, const char **stat
         case 's': *state = optarg; break;
         case 'o': *out = optarg; break;
         case 'F': o->fd_forward = 1; break;
-        case 'H':
-            if (cli_num("eval", "--cs-step", optarg, &o->cs_step)) return EXIT_USAGE;
-            if (!(o->cs_step > 0) || o->cs_step > RBD_CS_STEP_MAX)
-                return cli_error("eval", EXIT_USAGE, "--cs-step: %s is out of range (0, %g]", optarg, RBD_CS_STEP_MAX);
-            break;
+        case 'H': if (cli_num_in("eval", "--cs-step", optarg, "(]", 0, RBD_CS_STEP_MAX, &o->cs_step)) return EXIT_USAGE; break;
         case 'M': {
             int k = 0;
             while (k < RBD_MINV_NKINDS && strcmp(rbd_minv_name((rbd_minv_kind)k), optarg)) k++;
@@ -91,18 +87,9 @@ int cmd_eval(int argc, char **argv)
     if (place) return cli_lib_error("eval", place == RBD_EINVAL ? EXIT_USAGE : EXIT_FAIL);
     rbd_model *m;
     if ((status = cli_model("eval", spec, &m))) return status;
-    eval_job j;
     int bad_input = 0;
-    if (eval_job_prepare(&j, t.method, t.base, argv[optind], m, state, &bad_input) || eval_job_run(&j, &o, &bad_input))
+    if (eval_run("rbdiff eval", t.method, t.base, argv[optind], m, state, &o, out, &bad_input))
         status = cli_lib_error("eval", bad_input ? EXIT_USAGE : EXIT_FAIL);
-    if (!status) {
-        eval_job_warn_conditioning(&j, stderr, "rbdiff eval");
-        if (out) {
-            if (atomic_write(out, eval_out_write, &j.e)) status = cli_lib_error("eval", EXIT_FAIL);
-        } else if (eval_out_write(stdout, &j.e) || fflush(stdout))
-            status = cli_error("eval", EXIT_FAIL, "cannot write to stdout");
-    }
-    eval_job_free(&j);
     rbd_model_free(m);
     return status;
 }

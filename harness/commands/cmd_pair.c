@@ -42,17 +42,6 @@ static const char help[] =
     "Exit status: 0 no cell slower; 1 a cell SLOWER (a regression) or a worker\n"
     "failed; 2 the input is wrong; 130 interrupted.\n";
 
-/* The verdicts' table on stdout and --out's tables; exit 1 on a cell
- * slower than the reference. */
-static int judge(const pair_args *a, const pair_cell *cells, int nc)
-{
-    pair_judging jd = { a->labels, a->nb, a->ref, a->rounds, a->threshold, a->alpha };
-    int slower = pair_print_table(&jd, cells, nc);
-    if (a->out && pair_write_tables(a->out, &jd, cells, nc)) return cli_lib_error("pair", EXIT_FAIL);
-    if (slower) fprintf(stderr, "rbdiff pair: %d cell%s SLOWER than %s\n", slower, slower > 1 ? "s" : "", a->labels[a->ref]);
-    return slower ? EXIT_FAIL : EXIT_OK;
-}
-
 /* pair's own flags: the builds, the reference, rounds, instances, the
  * verdicts' threshold and level, --out. */
 static int take(int ch, char *arg, void *ctx)
@@ -64,16 +53,8 @@ static int take(int ch, char *arg, void *ctx)
     case 'b': if (pair_add_build(a, arg)) return cli_lib_error("pair", EXIT_USAGE); break;
     case 'r': a->reference = arg; break;
     case 'k': if (cli_int("pair", "--rounds", arg, 1, PAIR_MAX_ROUNDS, &K)) return EXIT_USAGE; a->rounds = (int)K; break;
-    case 't':
-        if (cli_num("pair", "--threshold", arg, &x)) return EXIT_USAGE;
-        if (!(x >= 0 && x < 100)) return cli_error("pair", EXIT_USAGE, "--threshold %s: want a percentage in [0, 100)", arg);
-        a->threshold = x / 100;
-        break;
-    case 'a':
-        if (cli_num("pair", "--alpha", arg, &x)) return EXIT_USAGE;
-        if (!(x > 0 && x < 1)) return cli_error("pair", EXIT_USAGE, "--alpha %s: want a level in (0, 1)", arg);
-        a->alpha = x;
-        break;
+    case 't': if (cli_num_in("pair", "--threshold", arg, "[)", 0, 100, &x)) return EXIT_USAGE; a->threshold = x / 100; break;
+    case 'a': if (cli_num_in("pair", "--alpha", arg, "()", 0, 1, &a->alpha)) return EXIT_USAGE; break;
     case 'o': a->out = arg; break;
     default: if (cli_int("pair", "--instances", arg, 1, PAIR_MAX_INSTANCES, &K)) return EXIT_USAGE; a->instances = (int)K;
     }
@@ -94,11 +75,13 @@ int cmd_pair(int argc, char **argv)
     if (!status && optind < argc) status = cli_error("pair", EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
     if (!status) {
         pair_result r;
-        int bad_input = 0;
+        int bad_input = 0, slower = 0;
         cli_catch_interrupt();
         int rc = pair_run("pair", &a, &c, &cli_interrupted, &r, &bad_input);
         if (rc == 1) status = cli_error("pair", EXIT_INTERRUPTED, "interrupted; nothing written");
-        else status = rc ? cli_lib_error("pair", bad_input ? EXIT_USAGE : EXIT_FAIL) : judge(&a, r.cells, r.nc);
+        else if (rc || (slower = pair_report(&a, &r)) < 0) status = cli_lib_error("pair", bad_input ? EXIT_USAGE : EXIT_FAIL);
+        else if (slower)    /* a regression: exit 1 */
+            status = cli_error("pair", EXIT_FAIL, "%d cell%s SLOWER than %s", slower, slower > 1 ? "s" : "", a.labels[a.ref]);
         pair_result_free(&r);
     }
     sweep_config_free(&c);

@@ -1,14 +1,13 @@
 /* rbdiff sweep: methods x bf x N (x extra models) into a results directory,
  * interrupt-safe and resumable: its flags, then the sweep's run
  * (commands/sweep_run.h: the plan, the set, the cells, crossovers and the
- * accuracy audit) and the derived files (report/report.h). */
+ * accuracy audit, then the derived files and the tally). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "commands/cli.h"
 #include "commands/sweep_run.h"
-#include "report/report.h"
 #include "store/meta.h"
 
 static const char help[] =
@@ -58,19 +57,6 @@ static int take_shard(int ch, char *arg, void *sh)
     return shard_parse(arg, sh) ? cli_lib_error("sweep", EXIT_USAGE) : 0;
 }
 
-/* The derived files from every row the set holds, then the tally. */
-static int finish(const char *dir, const char *cl, const sweep_set *set, const sweep_tally *t)
-{
-    if (report_write_derived_log(dir, &set->timings, cl)) return cli_lib_error("sweep", EXIT_FAIL);
-    fprintf(stderr, "rbdiff sweep: %d measured, %d already present, %d rows in %s\n", t->measured, t->skipped,
-            set->timings.nrows, set->timings.path);
-    if (cli_interrupted)
-        return cli_error("sweep", EXIT_INTERRUPTED, "interrupted; every finished row is in %s; rerun to resume",
-                         set->timings.path);
-    printf("%s\n", dir);
-    return EXIT_OK;
-}
-
 int cmd_sweep(int argc, char **argv)
 {
     static const struct option shard_opt[] = { { "shard", required_argument, 0, 'S' } };
@@ -96,7 +82,7 @@ int cmd_sweep(int argc, char **argv)
     if (!status) {
         cli_catch_interrupt();
         int rc = sweep_measure("sweep", &p, dir, &set, pc, &cli_interrupted, &t);
-        status = rc == SWEEP_REPORTED ? EXIT_FAIL : rc ? cli_lib_error("sweep", EXIT_FAIL) : finish(dir, cl, &set, &t);
+        status = rc == SWEEP_REPORTED ? EXIT_FAIL : rc ? cli_lib_error("sweep", EXIT_FAIL) : sweep_finish(dir, cl, &set, &t);
     }
     results_lock_release(&lk, status == EXIT_USAGE);
     perfctr_close(pc);

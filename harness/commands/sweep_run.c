@@ -1,9 +1,12 @@
 /* `rbdiff sweep`'s run (sweep_run.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include "rbdiff/rbd.h"
 #include "commands/accuracy_audit.h"
 #include "accuracy/accuracy_sweep.h"
+#include "commands/cli.h"
 #include "commands/sweep_run.h"
+#include "report/report.h"
 #include "store/resume.h"
 
 int sweep_check(const char *cmd, sweep_config *c, shard_spec sh, sweep_plan *p, int *bad_input)
@@ -42,4 +45,16 @@ int sweep_measure(const char *cmd, const sweep_plan *p, const char *dir, sweep_s
     if (!rc && !*stop && p->c->nxo) rc = sweep_crossovers(p, dir, stop);
     if (!rc && !*stop && accuracy_wanted(p->c) && (rc = accuracy_sweep(cmd, p->c, dir, stop)) > 0) rc = RBD_OK;
     return rc;
+}
+
+int sweep_finish(const char *dir, const char *cmdline, const sweep_set *set, const sweep_tally *t)
+{
+    if (report_write_derived_log(dir, &set->timings, cmdline)) return cli_lib_error("sweep", EXIT_FAIL);
+    fprintf(stderr, "rbdiff sweep: %d measured, %d already present, %d rows in %s\n", t->measured, t->skipped,
+            set->timings.nrows, set->timings.path);
+    if (cli_interrupted)
+        return cli_error("sweep", EXIT_INTERRUPTED, "interrupted; every finished row is in %s; rerun to resume",
+                         set->timings.path);
+    printf("%s\n", dir);
+    return EXIT_OK;
 }

@@ -1,6 +1,7 @@
 /* `rbdiff sweep`'s run after its flags (sweep.h's engine in order): the
  * plan checked before anything is written, the set taken and opened, then
- * the cells, the crossover searches and the accuracy audit. */
+ * the cells, the crossover searches and the accuracy audit, then the
+ * derived files. */
 #ifndef RBD_SWEEP_RUN_H
 #define RBD_SWEEP_RUN_H
 
@@ -27,5 +28,10 @@ int sweep_open(const char *cmd, const sweep_plan *p, const char *dir, const char
  * when stopped), SWEEP_REPORTED, or a negative code (message set). */
 int sweep_measure(const char *cmd, const sweep_plan *p, const char *dir, sweep_set *set, perfctr *pc,
                   volatile sig_atomic_t *stop, sweep_tally *t);
+/* After the measurements: the derived files (tables.md, benchmarks.json;
+ * report/report.h) from every row the set holds, the tally on stderr, and
+ * dir on stdout; the exit status (EXIT_INTERRUPTED after cli_interrupted,
+ * its message naming where the finished rows are). */
+int sweep_finish(const char *dir, const char *cmdline, const sweep_set *set, const sweep_tally *t);
 
 #endif

@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "measure/eval_state.h"
 #include "rbdiff/check.h"
+#include "rbdiff/rbd.h"
+#include "measure/eval_state.h"
+#include "store/atomicio.h"
 
 int eval_out_write(FILE *f, void *p)
 {
@@ -164,4 +166,19 @@ void eval_job_free(eval_job *j)
     free(j->buf);
     j->buf = NULL;
     rbd_state_file_free(&j->sf);
+}
+
+int eval_run(const char *prefix, const rbd_method *meth, const rbd_base_algo *base, const char *name,
+             const rbd_model *m, const char *state, const rbd_options *o, const char *out, int *bad_input)
+{
+    eval_job j;
+    int rc = eval_job_prepare(&j, meth, base, name, m, state, bad_input);
+    if (!rc) rc = eval_job_run(&j, o, bad_input);
+    if (!rc) {
+        eval_job_warn_conditioning(&j, stderr, prefix);
+        if (out) rc = atomic_write(out, eval_out_write, &j.e);
+        else if (eval_out_write(stdout, &j.e) || fflush(stdout)) rc = rbd_fail(RBD_EIO, "cannot write to stdout");
+    }
+    eval_job_free(&j);
+    return rc;
 }

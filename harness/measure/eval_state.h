@@ -59,4 +59,12 @@ int eval_out_write(FILE *f, void *p);
 
 void eval_job_free(eval_job *j);
 
+/* `rbdiff eval` whole: the job prepared and run with o, the warning of
+ * eval_job_warn_conditioning on stderr, then the outputs written to out
+ * (whole, atomic_write) or, out NULL, to stdout.  RBD_OK or the library's
+ * code (message set), *bad_input as eval_job_prepare and eval_job_run say
+ * (0 for an output that cannot be written). */
+int eval_run(const char *prefix, const rbd_method *meth, const rbd_base_algo *base, const char *name,
+             const rbd_model *m, const char *state, const rbd_options *o, const char *out, int *bad_input);
+
 #endif

@@ -112,3 +112,11 @@ int pair_write_tables(const char *dir, const pair_judging *a, const pair_cell *c
     }
     return rc;
 }
+
+int pair_report(const pair_args *a, const pair_result *r)
+{
+    pair_judging j = { a->labels, a->nb, a->ref, a->rounds, a->threshold, a->alpha };
+    int slower = pair_print_table(&j, r->cells, r->nc);
+    int rc = a->out ? pair_write_tables(a->out, &j, r->cells, r->nc) : RBD_OK;
+    return rc ? rc : slower;
+}

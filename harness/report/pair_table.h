@@ -9,7 +9,7 @@
 #ifndef RBD_PAIR_TABLE_H
 #define RBD_PAIR_TABLE_H
 
-#include "measure/pairing.h"
+#include "measure/pair_run.h"
 
 /* How the builds are judged: their labels, the reference, the rounds and
  * the SLOWER / faster criterion. */
@@ -24,5 +24,9 @@ int pair_print_table(const pair_judging *j, const pair_cell *c, int nc);
 /* DIR (made if absent)/pair.csv and pair_samples.csv, each written whole
  * (atomic_write); 0 or the error (message set). */
 int pair_write_tables(const char *dir, const pair_judging *j, const pair_cell *c, int nc);
+/* pair_run's cells judged as a asks: the table on stdout, then, with
+ * a->out, the two tables there.  The number of SLOWER cells, or a negative
+ * code (message set) when a table cannot be written. */
+int pair_report(const pair_args *a, const pair_result *r);
 
 #endif
