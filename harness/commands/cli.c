@@ -116,12 +116,29 @@ void cli_catch_interrupt(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
+/* 1 when next is a cluster of short options "-xyz" whose ch is not its last
+ * letter: getopt_long is inside it (optind still on it), so the error is
+ * ch's there, not the previous argument's. */
+static int inside_cluster(const char *next, int ch)
+{
+    const char *p = next && next[0] == '-' && next[1] && next[1] != '-' ? strchr(next + 1, ch) : NULL;
+    return ch > 0 && p && p[1];
+}
+
 int cli_bad_option(const char *cmd, int c, char **argv)
 {
+    /* A long option's error has optind past it (argv[optind - 1]); a short
+     * one's optopt is its letter, and for a long option given a value it
+     * takes none, optopt is that option's val (a getopt code the user
+     * never wrote): so a long option is named as written, its value cut. */
     const char *arg = optind > 0 ? argv[optind - 1] : "?";
-    if (c == ':') cli_error(cmd, EXIT_USAGE, "option '%s' needs a value", arg);
-    else if (optopt && optopt != '?') cli_error(cmd, EXIT_USAGE, "unknown option '-%c'", optopt);
-    else cli_error(cmd, EXIT_USAGE, "unknown option '%s'", arg);
+    int len = (int)strcspn(arg, "=");
+    int as_long = !strncmp(arg, "--", 2) && (c == ':' || !optopt || (arg[len] && !inside_cluster(argv[optind], optopt)));
+    if (c == ':' && as_long) cli_error(cmd, EXIT_USAGE, "option '%.*s' needs a value", len, arg);
+    else if (c == ':') cli_error(cmd, EXIT_USAGE, "option '-%c' needs a value", optopt);
+    else if (as_long && optopt) cli_error(cmd, EXIT_USAGE, "option '%.*s' takes no value", len, arg);
+    else if (as_long || !optopt || optopt == '?') cli_error(cmd, EXIT_USAGE, "unknown option '%.*s'", len, arg);
+    else cli_error(cmd, EXIT_USAGE, "unknown option '-%c'", optopt);
     return cli_usage_error(cmd);
 }
 

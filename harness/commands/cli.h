@@ -84,7 +84,9 @@ extern int cli_argc;
 extern char **cli_argv;
 
 /* After getopt_long returned '?' or ':' (optstring starting with ':', and
- * opterr = 0): names the offending option, returns EXIT_USAGE. */
+ * opterr = 0): names the offending option as the user wrote it (a long
+ * one without its "=VALUE": unknown, needs a value, takes no value; a short
+ * one by its letter), returns EXIT_USAGE. */
 int cli_bad_option(const char *cmd, int c, char **argv);
 /* One convention for every command whose flags are config keys: the flags
  * are either every config key as --KEY (keymap NULL, sweep_options: sweep,
