@@ -177,7 +177,7 @@ static int run_aba(const rbd_model *m, void *d, const double *q, const double *v
         (void)v; (void)a; (void)tau;                                                                   \
         return fn(m, (rbd_data *)d, q, out);                                                           \
     }
-MINV_RUNNER(analytic, rbd_minv_analytic)
+MINV_RUNNER(auto, rbd_minv_auto)
 MINV_RUNNER(ltdl, rbd_minv_ltdl)
 MINV_RUNNER(lapack, rbd_minv_lapack)
 
@@ -186,7 +186,7 @@ const rbd_base_algo rbd_base_algos[] = {
     { "rnea-ground", "inverse dynamics, RNEA with ground-frame quantities", "a", "tau", 0, run_rnea_ground },
     { "crba", "joint-space inertia matrix M, CRBA (RBDA Table 6.2)", "", "M", 1, run_crba },
     { "aba", "forward dynamics, articulated-body algorithm (RBDA Table 7.1)", "tau", "qdd", 0, run_aba },
-    { "minv", "M^-1, Carpentier's analytical ABA-like inverse (O(N^2))", "", "Minv", 1, run_minv_analytic },
+    { "minv", "M^-1, Carpentier's analytical ABA-like inverse (O(N^2)); CRBA + LTDL at nv <= 5", "", "Minv", 1, run_minv_auto },
     { "minv-ltdl", "M^-1 by CRBA + sparse LTDL (RBDA Tables 6.3-6.5)", "", "Minv", 1, run_minv_ltdl },
     { "minv-lapack", "M^-1 by CRBA + LAPACKE dpotrf/dpotri", "", "Minv", 1, run_minv_lapack },
     { NULL, NULL, NULL, NULL, 0, NULL }

@@ -130,6 +130,11 @@ void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *Minv);
 void rbd_minv_analytic_after_aba(const rbd_model *m, rbd_data *d, double *Minv);
 int rbd_minv_ltdl(const rbd_model *m, rbd_data *d, const double *q, double *Minv);
 int rbd_minv_lapack(const rbd_model *m, rbd_data *d, const double *q, double *Minv);
+/* The base algorithm "minv": CRBA + LTDL up to RBD_MINV_LTDL_NV dofs (there
+ * it costs less than the analytic inverse's per-body set-up, within a few
+ * ulp of its accuracy; methods/README.md), the analytic inverse above. */
+#define RBD_MINV_LTDL_NV 5
+int rbd_minv_auto(const rbd_model *m, rbd_data *d, const double *q, double *Minv);
 /* Reciprocal condition number (1-norm) of M(q): CRBA, dpotrf, dpocon.
  * *rcond = 0 when M(q) is not numerically positive definite.  Allocates
  * scratch (O(nv^2)): diagnostics and error paths only. */
