@@ -172,43 +172,50 @@ static inline void xup_axis(int k, int u, int w, double c, double s, const doubl
     for (int e = 0; e < 3; e++) X->r[e] = r[e];
 }
 
-/* Xup_i: X_J X_tree; for a flat axis body (axis_flat) X_J's plane rotation
- * with Xtree's r (X_J of a revolute joint has r = 0); for any other joint
- * about e_k rows u, w of E_tree turned (turned.h) */
-static inline void joint_transform(const rbd_model *m, rbd_data *d, const double *q, int i)
+/* Xup for every body: X_J X_tree; for a flat axis body (axis_flat) X_J's
+ * plane rotation with Xtree's r (X_J of a revolute joint has r = 0); for
+ * any other joint about e_k rows u, w of E_tree turned (turned.h) */
+static void joint_transforms(const rbd_model *m, rbd_data *d, const double *q)
 {
-    const int k = d->axis_flat[i], a = k >= 0 ? k : axis_of(m, i);
-    double c, s;
-    if (a >= 0) sp_joint_cos_sin(&m->joint[i], q + m->idx_q[i], &c, &s);
-    if (k >= 0) {
-        const double *r = m->Xtree[i].r;
-        switch (k) {
-        case 0: xup_axis(0, 1, 2, c, s, r, &d->Xup[i]); break;
-        case 1: xup_axis(1, 2, 0, c, s, r, &d->Xup[i]); break;
-        default: xup_axis(2, 0, 1, c, s, r, &d->Xup[i]);
+    for (int i = 0; i < m->nb; i++) {
+        const int k = d->axis_flat[i], a = k >= 0 ? k : axis_of(m, i);
+        double c, s;
+        if (a >= 0) sp_joint_cos_sin(&m->joint[i], q + m->idx_q[i], &c, &s);
+        if (k >= 0) {
+            const double *r = m->Xtree[i].r;
+            switch (k) {
+            case 0: xup_axis(0, 1, 2, c, s, r, &d->Xup[i]); break;
+            case 1: xup_axis(1, 2, 0, c, s, r, &d->Xup[i]); break;
+            default: xup_axis(2, 0, 1, c, s, r, &d->Xup[i]);
+            }
+        } else if (a >= 0) {
+            turned_xup_rotated(a, c, s, &m->Xtree[i], &d->Xup[i]);
+        } else {
+            sp_xform XJ;
+            sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);
+            sp_xform_compose(&XJ, &m->Xtree[i], &d->Xup[i]);
         }
-    } else if (a >= 0) {
-        turned_xup_rotated(a, c, s, &m->Xtree[i], &d->Xup[i]);
-    } else {
-        sp_xform XJ;
-        sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);
-        sp_xform_compose(&XJ, &m->Xtree[i], &d->Xup[i]);
+        d->Ic[i] = m->inertia[i];
     }
 }
 
-/* Table 6.2: I^c_lambda(i) += X^T I^c_i X */
-static inline void composite_to_parent(rbd_data *d, int i, int p)
+/* Table 6.2: I^c_lambda(i) += X^T I^c_i X, leaves first */
+static void composite_inertias(const rbd_model *m, rbd_data *d)
 {
-    const sp_xform *X = &d->Xup[i];
-    switch (d->axis_flat[i]) {          /* constant plane indices in each copy */
-    case 0: inertia_add_turned(0, 1, 2, X->E[4], X->E[5], X->r, &d->Ic[i], &d->Ic[p]); break;
-    case 1: inertia_add_turned(1, 2, 0, X->E[8], X->E[6], X->r, &d->Ic[i], &d->Ic[p]); break;
-    case 2: inertia_add_turned(2, 0, 1, X->E[0], X->E[1], X->r, &d->Ic[i], &d->Ic[p]); break;
-    default: {
-        sp_inertia t;
-        sp_inertia_to_parent(X, &d->Ic[i], &t);
-        sp_inertia_add(&d->Ic[p], &t);
-    }
+    for (int i = m->nb - 1; i >= 0; i--) {
+        const int p = m->parent[i];
+        if (p < 0) continue;
+        const sp_xform *X = &d->Xup[i];
+        switch (d->axis_flat[i]) {      /* constant plane indices in each copy */
+        case 0: inertia_add_turned(0, 1, 2, X->E[4], X->E[5], X->r, &d->Ic[i], &d->Ic[p]); break;
+        case 1: inertia_add_turned(1, 2, 0, X->E[8], X->E[6], X->r, &d->Ic[i], &d->Ic[p]); break;
+        case 2: inertia_add_turned(2, 0, 1, X->E[0], X->E[1], X->r, &d->Ic[i], &d->Ic[p]); break;
+        default: {
+            sp_inertia t;
+            sp_inertia_to_parent(X, &d->Ic[i], &t);
+            sp_inertia_add(&d->Ic[p], &t);
+        }
+        }
     }
 }
 
@@ -229,14 +236,13 @@ int rbd_crba(const rbd_model *m, rbd_data *d, const double *q, double *M)
 {
     if (!m || !d || !q || !M) return rbd_fail(RBD_EINVAL, "rbd_crba: null argument");
     const int nb = m->nb, nv = m->nv;
-    memcpy(d->Ic, m->inertia, sizeof(sp_inertia) * (size_t)nb);
-    /* Table 6.2 in one pass from the leaves up, its inner loop turned inside
-     * out: body j's composite inertia is complete when j comes (its children
-     * come first and have added theirs), so j forms Xup_j, sets its own force
-     * columns F = Ic_j S_j, takes M(subtree(j), j) = S_j^T F, carries the
-     * whole subtree block F to its parent with one X_j^T and adds
-     * X_j^T Ic_j X_j to the parent's.  F is 6 x nv by rows (d->Fs), so each
-     * step is a loop over the subtree's columns that vectorises. */
+    joint_transforms(m, d, q);
+    composite_inertias(m, d);
+    /* Table 6.2's inner loop turned inside out: going from the leaves up, body
+     * j sets its own force columns F = Ic_j S_j, takes M(subtree(j), j) =
+     * S_j^T F, then carries the whole subtree block F to its parent with one
+     * X_j^T.  F is 6 x nv by rows (d->Fs), so each step is a loop over the
+     * subtree's columns that vectorises. */
     double *F[6];
     for (int k = 0; k < 6; k++) F[k] = d->Fs + k * (size_t)nv;
     /* A branched tree (the last dof's ancestors are not all the dofs before
@@ -247,9 +253,8 @@ int rbd_crba(const rbd_model *m, rbd_data *d, const double *q, double *M)
     const int cleared = nv > 0 && m->dof_run0[nv - 1] != 0;
     if (cleared) memset(M, 0, sizeof(double) * (size_t)nv * (size_t)nv);
     for (int j = nb - 1; j >= 0; j--) {
-        const int w0 = m->idx_v[j], n = m->nv_of[j], a = axis_of(m, j), p = m->parent[j];
+        const int w0 = m->idx_v[j], n = m->nv_of[j], a = axis_of(m, j);
         const int ve = m->subtree_end_v[j];
-        joint_transform(m, d, q, j);
         for (int l = 0; l < n; l++) {
             double f[6];
             if (a >= 0) {
@@ -261,10 +266,7 @@ int rbd_crba(const rbd_model *m, rbd_data *d, const double *q, double *M)
         }
         if (cleared) write_related(m, j, ve, F, M);
         else write_columns(m, j, ve, F, M);
-        if (p >= 0) {
-            carry(d, j, w0, ve, F);
-            composite_to_parent(d, j, p);
-        }
+        if (m->parent[j] >= 0) carry(d, j, w0, ve, F);
     }
     return RBD_OK;
 }
