@@ -93,7 +93,11 @@ set_target_properties(rbdpeer-pinocchio PROPERTIES CXX_STANDARD ${_pin_std} CXX_
 # types, the wheel's library was built for baseline x86-64 with 16, and a
 # Model built by its URDF parser then crashes on assignment here (seen with
 # the 4.1.0 wheel).  So -march=native only where every algorithm is compiled
-# here (a source tree); the prebuilt one runs as it was built.
+# here (a source tree); the prebuilt one runs as it was built.  Keeping
+# Eigen's alignment at the wheel's (-DEIGEN_MAX_ALIGN_BYTES=16) and
+# instantiating every algorithm here (-UPINOCCHIO_ENABLE_TEMPLATE_INSTANTIATION)
+# still crashed, in ~ModelTpl after the wheel's parser filled the Model
+# (harness/peers/README.md, "Flags").
 set(_pin_opt ${RBD_PEER_OPT})
 if(NOT _pin_src)
   list(REMOVE_ITEM _pin_opt -march=native)

@@ -81,7 +81,7 @@ void *load(const char *urdf, int njoint, const rbd_peer_joint *joint, int nq, in
     if (stat((pm->dir + "/status.txt").c_str(), &st)) {
         /* the same words for every model, so that a sweep says it once */
         say(err, errlen, "no generated code for this model under " + cache_root() +
-            " (Pinocchio " PINOCCHIO_VERSION ", " RBD_CG_CC " " RBD_CG_FLAGS "): scripts/codegen SPEC generates it "
+            " (Pinocchio " PINOCCHIO_VERSION ", " + cg_cc() + " " + cg_flags() + "): scripts/codegen SPEC generates it "
             "(scripts/peers --codegen: the default sweep's robots)");
         return nullptr;
     }
@@ -145,12 +145,11 @@ void unbind(void *p)
     delete static_cast<Ctx *>(p);
 }
 
-const rbd_peer_api api = {
+rbd_peer_api api = {   /* build: filled in by rbd_peer_entry */
     RBD_PEER_ABI,
     "pinocchio-cg",
     PINOCCHIO_VERSION,
-    RBD_PEER_BUILD "; generated code: " RBD_CG_CC_ID " " RBD_CG_FLAGS " (CppADCodeGen " RBD_CG_CPPADCG
-                   ", cached per model under the module's folder, cg/); " RBD_PEER_SOURCE,
+    nullptr,
     NFUNC,
     funcs,
     load,
@@ -163,7 +162,15 @@ const rbd_peer_api api = {
 
 } // namespace
 
+/* The compiler and flags of the generated code are chosen when it is
+ * generated ($RBD_CG_CC, $RBD_CG_FLAGS, else the configured ones), so the
+ * build string that meta.json records is made here, not at compile time. */
 extern "C" __attribute__((visibility("default"))) const rbd_peer_api *rbd_peer_entry(void)
 {
+    static std::string build;
+    if (build.empty())
+        build = RBD_PEER_BUILD "; generated code: " + cg_cc_id() + ", " + cg_cc() + " " + cg_flags() +
+                " (CppADCodeGen " + cg_cppadcg() + ", cached per model under " + cache_root() + "); " RBD_PEER_SOURCE;
+    api.build = build.c_str();
     return &api;
 }

@@ -18,22 +18,6 @@
 #include "peer_api.h"
 #include "pinocchio_joints.hpp"
 
-/* Set by pinocchio_cg.cmake: the C compiler and flags the generated code is
- * compiled with, and the compiler's identity (its --version line) for the
- * cache key and meta.json. */
-#ifndef RBD_CG_CC
-#define RBD_CG_CC "/usr/bin/gcc"
-#endif
-#ifndef RBD_CG_FLAGS
-#define RBD_CG_FLAGS "-Ofast"
-#endif
-#ifndef RBD_CG_CC_ID
-#define RBD_CG_CC_ID RBD_CG_CC
-#endif
-#ifndef RBD_CG_CPPADCG
-#define RBD_CG_CPPADCG "unknown"
-#endif
-
 namespace rbd_cg {
 
 using pinocchio::Model;
@@ -56,10 +40,22 @@ void say(char *err, size_t len, const std::string &s);
 bool read_file(const char *path, std::string &bytes, std::string &why);
 bool build_model(const char *urdf, Model &m, std::string &why);
 
+/* The C compiler and flags the generated code is compiled with: $RBD_CG_CC
+ * and $RBD_CG_FLAGS (space-separated) when set, else pinocchio_cg.cmake's
+ * (rbd_cg_config.h: Pinocchio's own, gcc -Ofast, unless configured
+ * otherwise); the compiler's --version line, for the cache key, status.txt
+ * and meta.json; CppADCodeGen's version.  In pinocchio_cg_model.cpp, so that
+ * a change of the defaults recompiles that file only, not the minutes of
+ * pinocchio_cg_gen.cpp. */
+std::string cg_cc();
+std::string cg_flags();
+std::string cg_cc_id();
+const char *cg_cppadcg();
+
 /* The cache: <cache_root()>/<cg_key(urdf bytes)>/, holding <lib_name>.so per
  * function and status.txt (one line per function: "<lib_name> ok <record s>
- * <compile s>" or "<lib_name> failed <why>").  cache_root() is cg/ beside
- * this module (build/peers/cg).  The key is a 64-bit FNV-1a hash of the
+ * <compile s>" or "<lib_name> failed <why>").  cache_root() is outside the
+ * clone, beside the MPFR references (~/.cache/rbdiff/cg).  The key is a 64-bit FNV-1a hash of the
  * URDF's bytes, Pinocchio's version, the compiler's identity and flags and
  * the layout of the folder, so a change of any of them generates anew. */
 std::string cg_key(const std::string &urdf_bytes);

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -46,7 +47,13 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
 /* Eval over one CodeGen class CG computing F: the class's protected
  * outputs (the derivatives classes keep theirs protected) are read here. */
 template<class CG, Func F> struct EvalT final : Eval, CG {
-    EvalT(const Model &m, const std::string &lib) : CG(m, cg_function[F], lib) {}
+    /* Only the code that is timed, the forward sweep evalFunction calls:
+     * CodeGenRNEA and CodeGenABA also generate their Jacobian by default
+     * (the other classes turn it off), which evalFunction never runs and
+     * which was most of a cold generation (UR3: 66 of 88 s, the ABA
+     * Jacobian's gcc); CppADCodeGen writes ForwardZero the same way
+     * either way. */
+    EvalT(const Model &m, const std::string &lib) : CG(m, cg_function[F], lib) { this->build_jacobian = false; }
 
     void open(const std::string &so) override
     {
@@ -61,8 +68,23 @@ template<class CG, Func F> struct EvalT final : Eval, CG {
         this->initLib();
         record_s = seconds_since(t0);
         t0 = std::chrono::steady_clock::now();
-        this->compileLib(RBD_CG_CC, RBD_CG_FLAGS);
+        compile();
         compile_s = seconds_since(t0);
+    }
+
+    /* CodeGenBase::compileLib(cc, flags), which puts its one string in the
+     * place of GccCompiler's -O2: here the flags are split at spaces, so
+     * that "-Ofast -march=native" is two arguments, not one. */
+    void compile()
+    {
+        CppAD::cg::GccCompiler<double> compiler(cg_cc());
+        std::vector<std::string> flags = compiler.getCompileFlags(), mine;
+        std::istringstream words(cg_flags());
+        for (std::string w; words >> w;) mine.push_back(w);
+        flags.erase(flags.begin());
+        flags.insert(flags.begin(), mine.begin(), mine.end());
+        compiler.setCompileFlags(flags);
+        this->dynamicLibManager_ptr->createDynamicLibrary(compiler, false);
     }
 
     std::string lib_file() const override
@@ -146,6 +168,8 @@ extern "C" __attribute__((visibility("default"))) int rbd_cg_generate(const char
         return 0;
     }
     const std::string tmp = dir + ".tmp" + std::to_string(getpid());
+    for (size_t at = root.find('/', 1); at != std::string::npos; at = root.find('/', at + 1))
+        mkdir(root.substr(0, at).c_str(), 0777);   /* mkdir -p: ~/.cache may not be there yet */
     mkdir(root.c_str(), 0777);
     if (mkdir(tmp.c_str(), 0777) || chdir(tmp.c_str())) {
         std::fprintf(stderr, "pinocchio-cg: cannot create %s\n", tmp.c_str());
@@ -174,7 +198,7 @@ extern "C" __attribute__((visibility("default"))) int rbd_cg_generate(const char
     }
     remove_tree(tmp + "/cppadcg_tmp");
     remove_tree(tmp + "/cppadcg_sources");
-    std::ofstream(tmp + "/status.txt") << status << "compiler " RBD_CG_CC_ID " " RBD_CG_CC " " RBD_CG_FLAGS "\n"
+    std::ofstream(tmp + "/status.txt") << status << "compiler " << cg_cc_id() << " " << cg_cc() << " " << cg_flags() << "\n"
                                        << "pinocchio " PINOCCHIO_VERSION "\nmodel " << label << " nq " << model.nq
                                        << " nv " << model.nv << "\ntotal " << total << " s\n";
     if (chdir("/") || std::rename(tmp.c_str(), dir.c_str())) {

@@ -12,8 +12,11 @@
 #include <exception>
 #include <fstream>
 #include <sstream>
+#include <stdio.h>
 
 #include <pinocchio/parsers/urdf.hpp>
+
+#include "rbd_cg_config.h"   /* pinocchio_cg.cmake: RBD_CG_CC, RBD_CG_FLAGS, RBD_CG_CPPADCG */
 
 namespace rbd_cg {
 
@@ -57,17 +60,61 @@ std::string cg_key(const std::string &urdf_bytes)
     uint64_t h = 14695981039346656037ull;
     fnv(h, urdf_bytes);
     fnv(h, "pinocchio " PINOCCHIO_VERSION);
-    fnv(h, "cppadcg " RBD_CG_CPPADCG);
-    fnv(h, RBD_CG_CC_ID);
-    fnv(h, RBD_CG_CC " " RBD_CG_FLAGS);
-    fnv(h, "layout 1: <lib_name>.so, status.txt");
+    fnv(h, std::string("cppadcg ") + cg_cppadcg());
+    fnv(h, cg_cc_id());
+    fnv(h, cg_cc() + " " + cg_flags());
+    fnv(h, "layout 2: <lib_name>.so (ForwardZero only), status.txt");
     char key[20];
     std::snprintf(key, sizeof key, "%016" PRIx64, h);
     return key;
 }
 
+std::string cg_cc()
+{
+    const char *e = std::getenv("RBD_CG_CC");
+    return e && *e ? e : RBD_CG_CC;
+}
+
+std::string cg_flags()
+{
+    const char *e = std::getenv("RBD_CG_FLAGS");
+    return e && *e ? e : RBD_CG_FLAGS;
+}
+
+std::string cg_cc_id()
+{
+    static std::string cc, id;
+    if (cc == cg_cc()) return id;
+    cc = cg_cc();
+    id = cc + " (no --version)";
+    std::string cmd = "'" + cc + "' --version 2>/dev/null";
+    if (FILE *p = popen(cmd.c_str(), "r")) {
+        char line[300];
+        if (std::fgets(line, sizeof line, p)) {
+            id = line;
+            while (!id.empty() && (id.back() == '\n' || id.back() == '\r')) id.pop_back();
+        }
+        pclose(p);
+    }
+    return id;
+}
+
+const char *cg_cppadcg()
+{
+    return RBD_CG_CPPADCG;
+}
+
+/* Outside the clone, beside the MPFR references (accuracy_run.c's
+ * audit_default_cache): $RBD_CACHE_DIR/cg, else $XDG_CACHE_HOME/rbdiff/cg,
+ * else ~/.cache/rbdiff/cg, so that a fresh clone's scripts/run finds the
+ * code an earlier clone generated (the key holds everything the libraries
+ * depend on); the module's folder, cg/, only without a home. */
 std::string cache_root()
 {
+    const char *e;
+    if ((e = std::getenv("RBD_CACHE_DIR")) && *e) return std::string(e) + "/cg";
+    if ((e = std::getenv("XDG_CACHE_HOME")) && *e) return std::string(e) + "/rbdiff/cg";
+    if ((e = std::getenv("HOME")) && *e) return std::string(e) + "/.cache/rbdiff/cg";
     Dl_info info;
     if (dladdr(reinterpret_cast<void *>(&cache_root), &info) && info.dli_fname) {
         /* absolute: the generator changes its working directory */

@@ -1,6 +1,7 @@
 /* vs-<peer>.md from live rounds (vs_peer.h). */
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rbdiff/rbd.h"
@@ -279,6 +280,30 @@ static void not_timed(FILE *f, const vs_ctx *c)
     }
 }
 
+/* pinocchio-cg: which models had generated code and which the run left
+ * out, and why (codegen.txt, scripts/codegen --record: one line per model,
+ * with the cold generation's seconds or "cached"), quoted as written. */
+static void codegen_lines(FILE *f, const char *dir, const char *peer)
+{
+    if (peer_family(peer) != peer_family("pinocchio-cg")) return;
+    char path[4200], line[1024];
+    snprintf(path, sizeof path, "%s/codegen.txt", dir);
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        fputs("\n## Generated code\n\nNo codegen.txt in the results: which models had generated code is not "
+              "recorded (a model without any is refused by the peer and not timed).\n", f);
+        return;
+    }
+    fputs("\n## Generated code\n\nPinocchio's code is generated and compiled once per model (set-up, "
+          "`scripts/codegen`, cached in ~/.cache/rbdiff/cg); a model without it is not timed. This run's "
+          "models, as scripts/codegen reported them (seconds of recording and compiling, or cached):\n\n", f);
+    while (fgets(line, sizeof line, in)) {
+        line[strcspn(line, "\n")] = 0;
+        if (*line) fprintf(f, "- %s\n", line);
+    }
+    fclose(in);
+}
+
 int vs_peer_write(FILE *f, const char *dir, const char *peer, const timing_row *rows, int n)
 {
     vs_ctx c;
@@ -312,6 +337,7 @@ int vs_peer_write(FILE *f, const char *dir, const char *peer, const timing_row *
     summary(f, &c, rows, n);
     int missed = tables(f, &c, rows, n);
     not_timed(f, &c);
+    codegen_lines(f, dir, peer);
     if (missed >= 0) fprintf(f, "\n%d of the issues' targets missed.\n", missed);
     if (c.have_checks) csvlog_close(&c.checks);
     json_decref(c.meta);

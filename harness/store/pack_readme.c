@@ -13,7 +13,9 @@
 static const char *const files[][2] = {
     { "report.md", "start here: each of the paper's figures and claims beside this run's, with a verdict" },
     { "tables.md", "median times (a table per kind of method), paired ratios, accuracy summary, counters" },
-    { "vs-pinocchio.md", "ours against Pinocchio 3, timed live in the same rounds" },
+    { "vs-pinocchio.md", "ours against Pinocchio (each version built), timed live in the same rounds" },
+    { "vs-pinocchio-cg.md", "ours against Pinocchio's generated code, timed live in the same rounds" },
+    { "codegen.txt", "the models whose Pinocchio code was generated (cold seconds, or cached) and those left out, and why" },
     { "vs-mujoco.md", "ours against MuJoCo, timed live in the same rounds" },
     { "timings.csv", "one row per method and model: median, min, quartiles, counters (harness/README.md)" },
     { "samples.csv.gz", "every batch's time per call, the paired ratios' raw data (gzip)" },

@@ -4,26 +4,42 @@
 # leave no output behind: @T@/out stays empty, nothing half-written (no
 # temporary file, no partial results) appears anywhere under the scratch
 # directory.  Usage: run.sh RBDIFF TMPDIR
+# The scratch directory is a new one under TMPDIR, TMPDIR/run.PID.XXXXXX
+# (mktemp -d), so two runs never share one; it is removed at the end unless
+# a case failed, and then by the next run (as is one a kill -9 or ctest's
+# timeout left, its mounts too: any whose PID is gone).
 # RBD_WRAP (e.g. "valgrind -q --error-exitcode=99 --leak-check=full") runs
 # rbdiff under a wrapper; its exit status 99 then fails the case.
 # RBD_CATALOG_SKIP: a regex of case ids not to run (counted as skipped).
 set -u
 RBDIFF=$1
-TMP=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$(cd "$HERE/../.." && pwd)
 WRAP=${RBD_WRAP:-}
 
+unmount_in() { for d in "$1/rop/out" "$1/rop" "$1/ro" "$1/full"; do mountpoint -q "$d" 2>/dev/null && umount "$d"; done; }
+mkdir -p "$2" || exit 1
+for old in "$2"/run.*; do
+    pid=${old#"$2"/run.}
+    pid=${pid%%.*}
+    [ -d "$old" ] && ! kill -0 "$pid" 2>/dev/null || continue
+    unmount_in "$old"
+    chmod -R u+w "$old" 2>/dev/null
+    rm -rf "$old"
+done
+TMP=$(mktemp -d "$2/run.$$.XXXXXX") || { echo "cannot make a scratch directory under $2"; exit 1; }
 holder=""
+keep=1
 cleanup() {
-    [ -n "$holder" ] && kill "$holder" 2>/dev/null
-    for d in "$TMP/rop/out" "$TMP/rop" "$TMP/ro" "$TMP/full"; do mountpoint -q "$d" 2>/dev/null && umount "$d"; done
+    if [ -n "$holder" ]; then kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null; holder=""; fi
+    unmount_in "$TMP"
     chmod -R u+w "$TMP" 2>/dev/null
+    if [ "$keep" = 0 ]; then rm -rf "$TMP"; else echo "catalog: scratch kept in $TMP"; fi
 }
-cleanup
-rm -rf "$TMP"
-mkdir -p "$TMP/out"
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+mkdir -p "$TMP/out"
 
 # ---- fixtures
 touch "$TMP/plainfile"
@@ -91,11 +107,30 @@ awk -F'"' 'NR == 1 { print; next } { n = split($3, f, ","); f[5] = "-" f[5]; s =
 cp -r "$TMP/res" "$TMP/res-busy"
 cp -r "$TMP/res" "$TMP/res-garbage"
 echo 'not json' >"$TMP/res-garbage/meta.json"
-# the holder is sleep itself (exec keeps the pid), its output away from ctest's pipe
-( exec 9>>"$TMP/res-busy/.rbdiff.lock" && flock -n 9 && exec sleep 100000 ) </dev/null >/dev/null 2>&1 &
+# The holder is a subshell (its pid in the lock file is alive while it
+# holds the lock) that takes the lock waiting (flock -w: the probe below
+# holds it for a moment while it is free, and a holder that gave up then
+# would leave no lock) and then lives as long as this script, so not even a
+# kill -9 of the catalog leaves it behind; cleanup kills it by its pid.  Its
+# output is kept away from ctest's pipe.
+lock="$TMP/res-busy/.rbdiff.lock"
+catalog=$$
+( exec 9>>"$lock" && flock -w 60 9 || exit 1
+  while kill -0 "$catalog" 2>/dev/null; do sleep 1 9>&-; done ) </dev/null >/dev/null 2>&1 &
 holder=$!
-for _ in $(seq 50); do flock -n "$TMP/res-busy/.rbdiff.lock" true || break; sleep 0.1; done
-printf 'pid %s on host %s: the catalog holder, since now\n' "$holder" "$(hostname)" >"$TMP/res-busy/.rbdiff.lock"
+# held means another open of the file cannot take it; at most 60 s (a loaded machine)
+held=0
+for _ in $(seq 600); do
+    if ! flock -n "$lock" true; then held=1; break; fi
+    kill -0 "$holder" 2>/dev/null || break
+    sleep 0.1
+done
+if [ "$held" = 0 ]; then
+    echo "cannot make the fixture $TMP/res-busy: the lock holder (pid $holder) $(kill -0 "$holder" 2>/dev/null &&
+          echo 'did not take the lock in 60 s' || echo 'ended without taking the lock')"
+    exit 1
+fi
+printf 'pid %s on host %s: the catalog holder, since now\n' "$holder" "$(hostname)" >"$lock"
 # a set an audit wrote (@T@/res-acc: `accuracy`, 1 state; its reference cache
 # @T@/cache), and a directory that holds a file of the user's (@T@/notes)
 "$RBDIFF" accuracy --N 2 --methods idsva --base no --states 1 --cache "$TMP/cache" --out "$TMP/res-acc" \
@@ -172,5 +207,9 @@ while IFS= read -r line || [ -n "$line" ]; do
     fi
 done <"$HERE/cases.txt"
 
+# the holder held the lock to the last case (a lost lock would have failed
+# the set-in-use cases at once, and every case after them)
+if flock -n "$lock" true; then echo "FAIL: the lock holder no longer holds $lock"; fails=$((fails + 1)); fi
 echo "catalog: $n cases run, $skipped skipped, $fails failed"
+[ "$fails" -eq 0 ] && keep=0
 [ "$fails" -eq 0 ]

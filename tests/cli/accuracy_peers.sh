@@ -6,8 +6,9 @@
 #    sets and which must then all be there, else every module in the peer
 #    directory), every function of every peer version has a row per output
 #    on ur5 and on hyq with its free-flyer root (the conventions the peers
-#    convert: joint order, x y z w quaternion, body-frame velocity), and no
-#    row is above its bound:
+#    convert: joint order, x y z w quaternion, body-frame velocity; for
+#    pinocchio-cg on ur5, whose code scripts/test generates), and no row is
+#    above its bound:
 #      analytical functions (Pinocchio's, MuJoCo's rne, crb, forward; and
 #      Pinocchio's ComputeRNEASecondOrderDerivatives, whose four tensors are
 #      scored against the 256-bit second-order reference, a row each: its
@@ -59,7 +60,9 @@ list=$(echo $peers | tr ' ' ',')
 "$RBDIFF" accuracy "${audit[@]}" --peers "$list" --out "$TMP/a1" >"$TMP/out" 2>"$TMP/err"
 st=$?
 [ $st -eq 0 ] || fail "accuracy --peers $list: status $st ($(cat "$TMP/err"))"
-grep "not audited" "$TMP/err" && fail "a peer function was left out of the audit (above)"
+# pinocchio-cg on a model whose code was not generated (hyq here) is said so, not an error
+grep "not audited" "$TMP/err" | grep -v "pinocchio-cg@.*no generated code for this model" &&
+    fail "a peer function was left out of the audit (above)"
 python3 - "$TMP/a1" $peers <<'PY' || fails=$((fails + 1))
 import csv, sys
 d, peers = sys.argv[1], sys.argv[2:]
@@ -71,7 +74,10 @@ bad = 0
 for p in peers:
     mine = [r for r in rows if r["method"].startswith(p + ".")]
     models = {r["model"] for r in mine}
-    if len(models) != 2:
+    if p.startswith("pinocchio-cg@"):   # scripts/test generates UR3's and UR5's code, not HyQ's (minutes)
+        if not any(m.endswith("/ur5.urdf") for m in models):
+            print(f"FAIL: {p}: rows on {sorted(models)}, want ur5 (scripts/codegen ur5)"); bad += 1
+    elif len(models) != 2:
         print(f"FAIL: {p}: rows on {sorted(models)}, want ur5 and hyq"); bad += 1
     for r in mine:
         fn = r["method"][len(p) + 1:]
