@@ -61,9 +61,10 @@ static int is_fd(const rbd_method *meth)
  * with M^-1) reaches 3.5e-9 to 1.0e-8 there, 1.3e-9 to 3.3e-9 on the
  * multi-dof chain (cond(M) 2.4e4): max(1e-9, min(2e-12 cond(M), 1e-7)).
  * fdsva-so-aza (and fdsva-so, which takes it on those chains) forms
- * d2qdd_dv2 and d2qdd_dqdtau as first-order slabs (4e-10 there) and the
- * other two through AZA: 2.2e-9 and 3.2e-9 on the chain of 100, 1.3e-9 on
- * the multi-dof chain's d2qdd_dq2, so max(1e-9, min(2e-13 cond(M), 5e-9)). */
+ * d2qdd_dv2 and d2qdd_dqdtau as first-order slabs (4e-10 there), part of
+ * d2qdd_dqdv too (7.8e-10), and d2qdd_dq2 through AZA: 2.2e-9 on the chain
+ * of 100, 1.3e-9 on the multi-dof chain, so max(1e-9, min(2e-13 cond(M),
+ * 5e-9)). */
 /* Central differences of fdsva (fd2-fd) lose more on the chains of 100
  * (4.3e-6 normwise, 6.6e-2 term-wise on the skewed chain with taper 0.99;
  * 7.7e-6 and 5.6e-2 with taper 0.97, cond(M) 1.5e11): 1e-5 normwise and

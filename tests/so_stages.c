@@ -257,6 +257,18 @@ static void first_order_lines(const rbd_model *m, const double *q, const double 
         }
         fa->fini(ws);
         score_line("dq2: A_k qdd_q(:, j) as a first-order slab", O, ref);
+        /* d2qdd_dqdv(:, :, k) = dqdd_dq(q, 0, -dID/dv(:, k); g = 0) - M^-1 ID_qv(:, :, k) */
+        for (int k = 0; k < n; k++) rbd_aza_solve(m, db, z, T[2] + nn * (size_t)k, O[2] + nn * (size_t)k);
+        if (fa->init(&g0, NULL, &ws)) fail("fdsva-forces g0");
+        for (int k = 0; k < n; k++) {
+            for (int i = 0; i < n; i++) tj[i] = -Gv[i + (size_t)n * k];
+            rbd_state xe = { q, zero, NULL, tj };
+            rbd_derivs de = { .qdd = tw, .dqdd_dq = Fq, .dqdd_dv = Fv, .dqdd_dtau = Mi };
+            if (fa->eval(ws, &xe, &de)) fail("fdsva-forces at tau = -ID_v(:, k)");
+            for (size_t i = 0; i < nn; i++) O[2][i + nn * (size_t)k] += Fq[i];
+        }
+        fa->fini(ws);
+        score_line("dqdv: A_j qdd_v(:, k) as a first-order slab", O, ref);
         rbd_aza_free(z); rbd_data_free(db);
         free(Gq); free(Gv); free(tj); free(B); free(FqF); free(Mi2);
     }

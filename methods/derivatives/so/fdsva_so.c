@@ -20,13 +20,17 @@
  * qdd = M^-1 (tau - C(q, v) v - g) is quadratic in v, so dqdd/dv is linear
  * in v and d2qdd_dv2(:, :, k) = dqdd/dv at (q, e_k, tau) exactly; and
  * d2qdd_dqdtau(:, j, k) = d/dq_j (M^-1 e_k) = dqdd/dq(:, j) at (q, 0, e_k)
- * without gravity.  No double composition through M^-1 reaches 1e-9
- * term-wise on an ill-conditioned chain (the factors rounded once already
- * give 5e-9 there, in long double products), these do (4e-10).  The other
- * two are the composition: the A_j terms by dgemm (nv per tensor, O(nv^4)),
- * -M^-1 [.] by AZA on each slab (ABA(q, 0, -b, 0), aza.c; O(nv^3), and on
- * that chain 2.2e-9 for 3.5e-9 with the explicit M^-1).
- * That costs 2 nv fdsva-forces calls, 1.3-8x the plain composition, which
+ * without gravity.  In d2qdd_dqdv likewise the term (dM/dq_j) qdd_v(:, k)
+ * of the bracket: qdd_v(:, k) = -M^-1 dID/dv(:, k), and dID/dv does not
+ * depend on a, so d2qdd_dqdv(:, :, k) = dqdd/dq at (q, 0, -dID/dv(:, k))
+ * without gravity - M^-1 d2tau_dqdv(:, :, k).  No double composition
+ * through M^-1 reaches 1e-9 term-wise on an ill-conditioned chain (the
+ * factors rounded once already give 5e-9 there, in long double products);
+ * these do (4e-10, 8e-10).  d2qdd_dq2 stays the composition, its A_j terms
+ * by dgemm (nv calls each, O(nv^4)), -M^-1 [.] (and d2qdd_dqdv's) by AZA
+ * on each slab (ABA(q, 0, -b, 0), aza.c; O(nv^3); on that chain 2.2e-9
+ * for 3.5e-9 with the explicit M^-1).
+ * That costs 3 nv fdsva-forces calls, 4-9x the plain composition, which
  * loses accuracy only on deep chains (README.md): so three methods,
  *   fdsva-so-dmm  every tensor -M^-1 [.] by dgemm with the explicit M^-1;
  *   fdsva-so-aza  the first-order slabs and AZA, as above;
@@ -58,12 +62,13 @@ typedef struct {
     const rbd_model *m;
     int aza;                             /* the first-order slabs and AZA (else dgemm with M^-1) */
     rbd_model g0;                        /* m without gravity (a0 = 0), for d2qdd_dqdtau */
-    const rbd_method *fd, *so;
-    void *fd_ws, *fd0_ws, *so_ws;
+    const rbd_method *fd, *so, *id;
+    void *fd_ws, *fd0_ws, *so_ws, *id_ws;
     rbd_data *d;                         /* ABA at q: Xup, U, D^-1 for AZA */
     rbd_aza *z;
     double *qdd, *Fq, *Fv, *Minv;        /* first order at (q, v, tau) */
     double *e, *zero, *X, *Y;            /* unit vectors, scratch first order */
+    double *f, *Gq, *Gv;                 /* -dID/dv(:, k); idsva's dID/dq, dID/dv at (q, v, qdd) */
     double *tau, *T[4];                  /* ID second order at (q, v, qdd); then the bracketed sums */
 } fdsva_so_ws;
 
@@ -74,6 +79,7 @@ static void carve(fdsva_so_ws *w, rbd_arena *a, const rbd_model *m)
     RBD_ARENA_TAKE(a, w->e, nv); RBD_ARENA_TAKE(a, w->zero, nv);     /* zeroed, as the arena is */
     RBD_ARENA_TAKE(a, w->Fq, nn); RBD_ARENA_TAKE(a, w->Fv, nn); RBD_ARENA_TAKE(a, w->Minv, nn);
     RBD_ARENA_TAKE(a, w->X, nn); RBD_ARENA_TAKE(a, w->Y, nn);
+    RBD_ARENA_TAKE(a, w->f, nv); RBD_ARENA_TAKE(a, w->Gq, nn); RBD_ARENA_TAKE(a, w->Gv, nn);
     for (int t = 0; t < 4; t++) RBD_ARENA_TAKE(a, w->T[t], nn * nv);
 }
 
@@ -97,6 +103,7 @@ static void fdsva_so_fini(void *p)
     if (w->fd_ws) w->fd->fini(w->fd_ws);
     if (w->fd0_ws) w->fd->fini(w->fd0_ws);
     if (w->so_ws) w->so->fini(w->so_ws);
+    if (w->id_ws) w->id->fini(w->id_ws);
     rbd_aza_free(w->z);
     rbd_data_free(w->d);
     free(w);
@@ -119,6 +126,7 @@ static int fdso_init(const rbd_method *self, fdso_mode mode, const rbd_model *m,
     for (int c = 0; c < 6; c++) w->g0.a0[c] = 0;
     w->fd = rbd_method_find("fdsva-forces");
     w->so = rbd_method_find("idsva-so");
+    w->id = rbd_method_find("idsva");
     rbd_options io;
     rbd_options_default(&io);
     if (o) io = *o;
@@ -128,6 +136,7 @@ static int fdso_init(const rbd_method *self, fdso_mode mode, const rbd_model *m,
     else if ((rc = w->fd->init(m, &io, &w->fd_ws))) w->fd_ws = NULL;
     else if (w->aza && (rc = w->fd->init(&w->g0, &io, &w->fd0_ws))) w->fd0_ws = NULL;
     else if ((rc = w->so->init(m, &io, &w->so_ws))) w->so_ws = NULL;
+    else if (w->aza && (rc = w->id->init(m, &io, &w->id_ws))) w->id_ws = NULL;
     if (rc) { fdsva_so_fini(w); return rc; }
     *out = w;
     return RBD_OK;
@@ -144,7 +153,9 @@ static void add_dM(const double *dM, const double *X, double *C, int n, int tran
 }
 
 /* d2qdd_dv2 and d2qdd_dqdtau as first-order derivatives, slab k from
- * fdsva-forces at (q, e_k, tau) and, without gravity, at (q, 0, e_k). */
+ * fdsva-forces at (q, e_k, tau) and, without gravity, at (q, 0, e_k); and
+ * d2qdd_dqdv's term -dM^-1/dq_j dID/dv(:, k) as dqdd/dq(:, j) at
+ * (q, 0, -dID/dv(:, k)) without gravity, added to the slab k AZA left. */
 static int first_order_slabs(fdsva_so_ws *w, const rbd_state *x, rbd_derivs *out)
 {
     const int n = w->m->nv;
@@ -161,6 +172,11 @@ static int first_order_slabs(fdsva_so_ws *w, const rbd_state *x, rbd_derivs *out
         w->e[k] = 0;
         double *o = out->d2qdd_dqdtau + nn * k;       /* (:, j, k) = dqdd/dq(:, j) at tau = e_k */
         for (size_t i = 0; !rc && i < nn; i++) o[i] = w->X[i];
+        for (int i = 0; i < n; i++) w->f[i] = -w->Gv[i + (size_t)n * k];
+        rbd_state xf = { x->q, w->zero, NULL, w->f };
+        if (!rc) rc = w->fd->eval(w->fd0_ws, &xf, &dt);
+        o = out->d2qdd_dqdv + nn * k;
+        for (size_t i = 0; !rc && i < nn; i++) o[i] += w->X[i];
     }
     return rc;
 }
@@ -186,8 +202,8 @@ static int fdsva_so_eval(void *p, const rbd_state *x, rbd_derivs *out)
     const double *dM = w->T[3];
     add_dM(dM, w->Fq, w->T[0], n, 0);
     add_dM(dM, w->Fq, w->T[0], n, 1);
-    add_dM(dM, w->Fv, w->T[2], n, 0);
     if (!w->aza) {
+        add_dM(dM, w->Fv, w->T[2], n, 0);
         double *O[4] = { out->d2qdd_dq2, out->d2qdd_dv2, out->d2qdd_dqdv, out->d2qdd_dqdtau };
         for (int t = 0; t < 3; t++)
             cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, (int)nn, n, -1.0, w->Minv, n, w->T[t], n, 0.0,
@@ -199,6 +215,8 @@ static int fdsva_so_eval(void *p, const rbd_state *x, rbd_derivs *out)
         return RBD_OK;
     }
     if ((rc = rbd_aba(m, w->d, x->q, x->v, x->tau, w->tau))) return rc;   /* Xup, U, D^-1 for AZA */
+    rbd_derivs g = { .tau = w->tau, .dtau_dq = w->Gq, .dtau_dv = w->Gv };
+    if ((rc = w->id->eval(w->id_ws, &xa, &g))) return rc;            /* dID/dv at (q, v, qdd) */
     for (int k = 0; k < n; k++) {                                    /* -M^-1 [.] slab by slab */
         rbd_aza_solve(m, w->d, w->z, w->T[0] + nn * k, out->d2qdd_dq2 + nn * k);
         rbd_aza_solve(m, w->d, w->z, w->T[2] + nn * k, out->d2qdd_dqdv + nn * k);
