@@ -14,6 +14,7 @@
  * dynamics.h must be included first.
  */
 #include <tgmath.h>
+#include "model/hot.h"
 
 /* Scratch of one evaluation, all of scalar T (see struct rbd_data for sizes). */
 typedef struct {
@@ -200,7 +201,7 @@ static inline void SP(aba_Ia)(const rbd_model *m, int i, const T IA[36], const T
  * qdd = FD(q, qd, tau).  Returns -1, or the body whose joint block D_i is
  * singular (qdd is then untouched).  Model constants come as T (Xtree, Ib).
  */
-static inline int SP(aba)(const rbd_model *m, const SPT(xform) *Xtree, const SPT(inertia) *Ib,
+RBD_HOT static inline int SP(aba)(const rbd_model *m, const SPT(xform) *Xtree, const SPT(inertia) *Ib,
                           const SPT(aba_ws) *w, const T *q, const T *qd, const T *tau, T *qdd)
 {
     const int nb = m->nb;

@@ -28,6 +28,7 @@
 #define SPT(name) sp_##name
 #include "dynamics/aba_tpl.h"
 #include "dynamics/turned.h"
+#include "model/hot.h"
 
 /* ABA pass 2 without bias forces: Xup_i, IA_i, U_i, D_i^-1 (all in d, as
  * rbd_aba leaves them: they depend on q only).  A flat axis body
@@ -73,7 +74,7 @@ static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q
 }
 
 /* X0_i from Xup, and the ground-frame joint columns 0S = X0^-1 S. */
-static void ground_transforms(const rbd_model *m, rbd_data *d)
+RBD_HOT static void ground_transforms(const rbd_model *m, rbd_data *d)
 {
     for (int i = 0; i < m->nb; i++) {
         const int v0 = m->idx_v[i], p = m->parent[i], ax = sp_aba_axis(m, i);
@@ -92,7 +93,7 @@ static void ground_transforms(const rbd_model *m, rbd_data *d)
 
 /* The sweeps' other columns from X0 and S0: 0U = X0^T U, U0 = X0^T (U D^-1),
  * SD0 = 0S D^-1. */
-static void ground_columns(const rbd_model *m, rbd_data *d, const sp_xform *X0)
+RBD_HOT static void ground_columns(const rbd_model *m, rbd_data *d, const sp_xform *X0)
 {
     for (int i = 0; i < m->nb; i++) {
         const int v0 = m->idx_v[i], n = m->nv_of[i];
@@ -197,7 +198,7 @@ static void fwd_1dof_inplace(int j0, int j1, const double *UD, const double *S, 
 }
 
 /* The O(N^2) sweeps, given ground_columns. */
-void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *Minv)
+RBD_HOT void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *Minv)
 {
     const int nb = m->nb, nv = m->nv;
     const size_t ld = (size_t)nv;

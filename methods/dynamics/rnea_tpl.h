@@ -8,7 +8,9 @@
  * passes the model's own arrays; the complex one passes promoted copies).
  * Scratch: Xup[nb], v[nb], a[nb], f[nb].  Gravity enters as a_0 = m->a0.
  */
-static void SP(rnea)(const rbd_model *m, const SPT(xform) *Xtree, const SPT(inertia) *Ib,
+#include "model/hot.h"
+
+RBD_HOT static void SP(rnea)(const rbd_model *m, const SPT(xform) *Xtree, const SPT(inertia) *Ib,
                      SPT(xform) *Xup, T (*v)[6], T (*a)[6], T (*f)[6],
                      const T *q, const T *qd, const T *qdd, T *tau)
 {

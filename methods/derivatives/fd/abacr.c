@@ -32,6 +32,7 @@
 #define SPT(name) sp_##name
 #include "dynamics/aba_tpl.h"
 #include "derivatives/vec.h"
+#include "model/hot.h"
 
 typedef double vec6[6];
 enum { SEED_Q, SEED_V, SEED_TAU };
@@ -210,10 +211,14 @@ static void ancestor_inertia(ab_ws *w, int k, double dIa[36], double dpa[6])
     }
 }
 
+/* Passes 2 and 3 are inlined into tangent_column, the one function they
+ * were split from: as calls they cost abacr measurable time in paired
+ * rounds (methods/README.md). */
+
 /* Pass 2 of the seed's subtree (a tau seed: its body b alone), leaves
  * first: d pa of each body carried to its parent, and at b the terms of
  * d Xup (a q seed) that reach the ancestors. */
-static void pass2_subtree(ab_ws *w, int kind, int j, int b, int e)
+static inline __attribute__((always_inline)) void pass2_subtree(ab_ws *w, int kind, int j, int b, int e)
 {
     const rbd_model *m = w->m;
     const rbd_data *d = w->d;
@@ -256,7 +261,7 @@ static void pass2_subtree(ab_ws *w, int kind, int j, int b, int e)
 
 /* Pass 2 of the ancestors of b, up to the root: their d u, and with a q
  * seed their d IA (ancestor_inertia), carried to each parent. */
-static void pass2_ancestors(ab_ws *w, int kind, int j, int b)
+static inline __attribute__((always_inline)) void pass2_ancestors(ab_ws *w, int kind, int j, int b)
 {
     const rbd_model *m = w->m;
     const rbd_data *d = w->d;
@@ -329,7 +334,7 @@ static void pass3(ab_ws *w, int kind, int j, int b, double *col)
 
 /* Column j of the derivative w.r.t. the seed (kind, j) into col: pass 1
  * over the seed's subtree, then passes 2 and 3. */
-static void tangent_column(ab_ws *w, int kind, int j, double *col)
+RBD_HOT static void tangent_column(ab_ws *w, int kind, int j, double *col)
 {
     const rbd_model *m = w->m;
     const int b = m->dof_body[j], e = m->subtree_end[b];

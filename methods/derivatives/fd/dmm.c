@@ -16,6 +16,7 @@
 #include <string.h>
 #include "derivatives/fd/fd_compose.h"
 #include "derivatives/vec.h"
+#include "model/hot.h"
 
 /* up to 8 RBD_DMM_REG_BLOCKS dofs, rbd_dmm_sparse keeps an output column in
  * registers; RBD_DMM_PAD bounds its padded copy of M^-1's last columns (at
@@ -29,7 +30,7 @@ void rbd_dmm_blas_cols(int n, int k, const double *Minv, const double *G, double
 
 
 /* x -= sum over k in [k0, k1) of A(:, k) g[k], A column-major with ld n. */
-static void axpy_cols(int n, const double *restrict A, int k0, int k1, const double *restrict g,
+RBD_HOT static void axpy_cols(int n, const double *restrict A, int k0, int k1, const double *restrict g,
                       double *restrict x)
 {
     const size_t ld = (size_t)n;

@@ -73,6 +73,7 @@ rbd_fdf *rbd_fdf_new(const rbd_model *m)
 #define FDF_STORE(p, x) (*(p) = (x))
 #define FDF_SPLAT(s) (s)
 #include "derivatives/fd/fd_factored_tpl.h"
+#include "model/hot.h"
 
 /* The sweeps over all n rows: 4-row blocks, then the remainder. */
 static inline void subtree_sums(int n, int set, const double *mi, const double *t4, const double *t1, const double *Pd,
@@ -92,7 +93,7 @@ static inline void path_sums(int n, int cols, const double *mi, const double *S,
     for (; r < n; r++) path_sums_1(n, r, cols, mi, S, t3, t2, Wp, W, xq, xv);
 }
 
-void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const rbd_idg *g, const rbd_idg_tv *R,
+RBD_HOT void rbd_fdf_solve(const rbd_model *m, rbd_fdf *f, const double *Minv, const rbd_idg *g, const rbd_idg_tv *R,
                    double *Xq, double *Xv)
 {
     const int n = m->nv;

@@ -2,6 +2,7 @@
 #include <math.h>
 #include "derivatives/id/id_ground.h"
 #include "model/joint.h"
+#include "model/hot.h"
 
 void rbd_idg_carve(rbd_idg *w, rbd_arena *a, const rbd_model *m)
 {
@@ -52,7 +53,7 @@ static inline void inertia_to_ground(const sp_xform *X, const sp_inertia *IB, sp
 /* Lines 1-11, with cos, sin of the joints about z from cs when given (inline
  * with constant arguments: two copies, no per-body test of a run-time
  * flag). */
-static inline void forward(const rbd_model *m, rbd_idg *w, const double *q, const double (*cs)[2], const double *qd,
+RBD_HOT static inline void forward(const rbd_model *m, rbd_idg *w, const double *q, const double (*cs)[2], const double *qd,
                            const double *qdd)
 {
     static const double zero[6] = { 0 };

@@ -33,6 +33,7 @@
 #include "derivatives/id/idsva_pairs.h"
 #include "rbdiff/method.h"
 #include "derivatives/vec.h"
+#include "model/hot.h"
 
 typedef struct idsva_ws idsva_ws;
 struct idsva_ws {
@@ -66,7 +67,7 @@ static void carve(idsva_ws *w, rbd_arena *a, const rbd_model *m, int chain)
 
 /* Alg. 1 lines 12-23 after rbd_idg_forward filled w->g, lines 17-20 at each
  * body as pair products (idsva_pairs.h). */
-static void backward_pairs(idsva_ws *w, double *restrict tau, double *restrict dq, double *restrict dv)
+RBD_HOT static void backward_pairs(idsva_ws *w, double *restrict tau, double *restrict dq, double *restrict dv)
 {
     const rbd_model *m = w->m;
     rbd_idg *g = &w->g;
@@ -150,7 +151,7 @@ static void idsva_backward(void *p, double *restrict tau, double *restrict dq, d
 }
 
 /* Lines 12-16 and 21-23 alone: tau and the t1..t4 of every dof. */
-static void idsva_tvecs(void *p, double *restrict tau, rbd_idg_tv *restrict R)
+RBD_HOT static void idsva_tvecs(void *p, double *restrict tau, rbd_idg_tv *restrict R)
 {
     idsva_ws *w = p;
     const rbd_model *m = w->m;

@@ -16,6 +16,7 @@
 #include "model/joint.h"
 #include "rbdiff/method.h"
 #include "derivatives/vec.h"
+#include "model/hot.h"
 
 typedef struct {
     const rbd_model *m;
@@ -105,7 +106,7 @@ static void idb_forward(const rbd_model *m, idb_ws *w, const double *q, const do
     }
 }
 
-static int idb_eval(void *p, const rbd_state *x, rbd_derivs *out)
+RBD_HOT static int idb_eval(void *p, const rbd_state *x, rbd_derivs *out)
 {
     idb_ws *w = p;
     if (!w || !x || !x->q || !x->v || !x->a || !out || !out->tau || !out->dtau_dq || !out->dtau_dv)

@@ -23,6 +23,7 @@
 #include "derivatives/id/id_ground.h"
 #include "rbdiff/method.h"
 #include "derivatives/vec.h"
+#include "model/hot.h"
 
 typedef struct {
     const rbd_model *m;
@@ -65,7 +66,7 @@ static int pin_init(const rbd_model *m, const rbd_options *o, void **out)
  * comments"). */
 
 /* The backward pass after rbd_idg_forward filled w->g. */
-static void pin_backward(void *p, double *restrict tau, double *restrict dq, double *restrict dv)
+RBD_HOT static void pin_backward(void *p, double *restrict tau, double *restrict dq, double *restrict dv)
 {
     pin_ws *w = p;
     const rbd_model *m = w->m;

@@ -1,0 +1,27 @@
+/*
+ * RBD_HOT: the placement of a method's hot kernel, fixed by the kernel
+ * alone.  GCC aligns a function to 16 bytes and a loop head to 8 or 16, so
+ * where a short inner loop falls against the CPU's 64-byte fetch and
+ * op-cache lines depends on how many bytes every function linked before
+ * it happens to take: a commit that changes crba.c could move idsva-body's
+ * copy loop across a line and cost it 5-7% with the same instructions
+ * (methods/README.md, "Re-measured: before the harness restructuring").
+ * A hot kernel starts on a 64-byte line and its loop heads on 32-byte
+ * boundaries, so a loop under 32 bytes never straddles a line and the
+ * kernel's time no longer depends on the code around it.  The optimize
+ * attribute only adds -falign-loops=32 to the command line's options
+ * (GCC manual, "Common Function Attributes"); clang has no such attribute
+ * and gets the function alignment only.
+ */
+#ifndef RBD_HOT_H
+#define RBD_HOT_H
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define RBD_HOT __attribute__((aligned(64), optimize("align-loops=32")))
+#elif defined(__GNUC__)
+#define RBD_HOT __attribute__((aligned(64)))
+#else
+#define RBD_HOT
+#endif
+
+#endif
