@@ -88,6 +88,26 @@ typedef struct {
     double *buf, *uvec, *umat[3], *vec, *mat[3];
 } peval;
 
+void *audit_peer_bind(const peer_model *pm, int f, const audit_states *s)
+{
+    const rbd_model *m = pm->m;
+    size_t S = (size_t)s->S, nq = (size_t)m->nq, nv = (size_t)m->nv;
+    double *user = malloc(sizeof(double) * S * (nq + 3 * nv));
+    if (!user) { rbd_fail(RBD_ENOMEM, "out of memory"); return NULL; }
+    double *uq = user, *uv = uq + S * nq, *ua = uv + S * nv, *ut = ua + S * nv;
+    for (size_t k = 0; k < S; k++) {
+        rbd_q_to_user(m, s->q + k * nq, uq + k * nq);
+        rbd_v_to_user(m, s->v + k * nv, uv + k * nv);
+        rbd_v_to_user(m, s->a + k * nv, ua + k * nv);
+        rbd_v_to_user(m, s->tau + k * nv, ut + k * nv);
+    }
+    char err[1024] = "";
+    void *ctx = pm->peer->api->bind(pm->pm, f, s->S, uq, uv, ua, ut, err, sizeof err);
+    free(user);
+    if (!ctx) rbd_fail(RBD_EINVAL, "%s: %s", pm->peer->row[f], err);
+    return ctx;
+}
+
 static void peval_close(peval *e)
 {
     if (e->ctx) e->pm->peer->api->unbind(e->ctx);
@@ -97,31 +117,19 @@ static void peval_close(peval *e)
 
 static int peval_open(peval *e, const peer_model *pm, int f, const audit_states *s)
 {
-    const rbd_model *m = pm->m;
-    size_t S = (size_t)s->S, nq = (size_t)m->nq, nv = (size_t)m->nv, nn = nv * nv;
+    size_t nv = (size_t)pm->m->nv, nn = nv * nv;
     memset(e, 0, sizeof *e);
     e->pm = pm;
     e->f = f;
-    double *user = malloc(sizeof(double) * S * (nq + 3 * nv));
     e->buf = malloc(sizeof(double) * 2 * (nv + 3 * nn));
-    if (!user || !e->buf) { free(user); peval_close(e); return rbd_fail(RBD_ENOMEM, "out of memory"); }
+    if (!e->buf) return rbd_fail(RBD_ENOMEM, "out of memory");
     e->uvec = e->buf;
     e->vec = e->uvec + nv;
     for (int b = 0; b < 3; b++) {
         e->umat[b] = e->vec + nv + (size_t)b * nn;
         e->mat[b] = e->umat[b] + 3 * nn;
     }
-    double *uq = user, *uv = uq + S * nq, *ua = uv + S * nv, *ut = ua + S * nv;
-    for (size_t k = 0; k < S; k++) {
-        rbd_q_to_user(m, s->q + k * nq, uq + k * nq);
-        rbd_v_to_user(m, s->v + k * nv, uv + k * nv);
-        rbd_v_to_user(m, s->a + k * nv, ua + k * nv);
-        rbd_v_to_user(m, s->tau + k * nv, ut + k * nv);
-    }
-    char err[1024] = "";
-    e->ctx = pm->peer->api->bind(pm->pm, f, s->S, uq, uv, ua, ut, err, sizeof err);
-    free(user);
-    if (!e->ctx) return rbd_fail(RBD_EINVAL, "%s: %s", pm->peer->row[f], err);
+    if (!(e->ctx = audit_peer_bind(pm, f, s))) { peval_close(e); return RBD_EINVAL; }
     return RBD_OK;
 }
 

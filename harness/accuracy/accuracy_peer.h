@@ -32,9 +32,15 @@
 #include <stdint.h>
 #include "accuracy/audit_sink.h"
 #include "measure/bench.h"
+#include "peers/peer.h"
 
 /* The suffix of the rows at the best step. */
 #define AUDIT_PEER_BEST ".best_eps"
+
+/* Function f of the loaded peer pm bound to the states of s, handed to it
+ * in the user numbering (peer_api.h); NULL with the peer's reason set by
+ * rbd_fail when it refuses.  The first- and second-order audits use it. */
+void *audit_peer_bind(const peer_model *pm, int f, const audit_states *s);
 
 /* The output names of a peer target, NULL-terminated (static storage). */
 const char *const *audit_peer_outputs(const bench_target *t);

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "accuracy.h"
+#include "accuracy/accuracy_peer.h"
 #include "accuracy/accuracy_peer_so.h"
 #include "peers/peer.h"
 #include "rbdiff/method.h"
@@ -33,27 +34,6 @@ static void tensor_from_user(const rbd_model *m, const double *user, double *int
                 internal[i + nv * (j + nv * k)] = user[(size_t)u[i] + nv * ((size_t)u[j] + nv * (size_t)u[k])];
 }
 
-/* The peer bound to the audit's states, in the user numbering. */
-static void *bind_states(const peer_model *pm, int f, const audit_states *s)
-{
-    const rbd_model *m = pm->m;
-    size_t S = (size_t)s->S, nq = (size_t)m->nq, nv = (size_t)m->nv;
-    double *user = malloc(sizeof(double) * S * (nq + 3 * nv));
-    if (!user) { rbd_fail(RBD_ENOMEM, "out of memory"); return NULL; }
-    double *uq = user, *uv = uq + S * nq, *ua = uv + S * nv, *ut = ua + S * nv;
-    for (size_t k = 0; k < S; k++) {
-        rbd_q_to_user(m, s->q + k * nq, uq + k * nq);
-        rbd_v_to_user(m, s->v + k * nv, uv + k * nv);
-        rbd_v_to_user(m, s->a + k * nv, ua + k * nv);
-        rbd_v_to_user(m, s->tau + k * nv, ut + k * nv);
-    }
-    char err[1024] = "";
-    void *ctx = pm->peer->api->bind(pm->pm, f, s->S, uq, uv, ua, ut, err, sizeof err);
-    free(user);
-    if (!ctx) rbd_fail(RBD_EINVAL, "%s: %s", pm->peer->row[f], err);
-    return ctx;
-}
-
 int audit_peer_so(const peer_model *pm, int f, const char *name, const char *spec, double bf,
                   const audit_states *s, const audit_sink *sink, volatile sig_atomic_t *stop)
 {
@@ -66,7 +46,7 @@ int audit_peer_so(const peer_model *pm, int f, const char *name, const char *spe
     double *buf = malloc(sizeof(double) * (8 * n3 + nv));
     if (!buf) return rbd_fail(RBD_ENOMEM, "out of memory for %s's tensors (8 nv^3 doubles, nv = %zu)", name, nv);
     double *user = buf, *mine = buf + 4 * n3, *vec = mine + 4 * n3;
-    void *ctx = bind_states(pm, f, s);
+    void *ctx = audit_peer_bind(pm, f, s);
     if (!ctx) { free(buf); return RBD_EINVAL; }
     rbd_accuracy worst[4];
     char err[1024] = "";
