@@ -59,7 +59,7 @@ set_target_properties(rbdpeer-pinocchio-cg PROPERTIES CXX_STANDARD 17 CXX_STANDA
 # same code either way.
 set(_cg_opt -O3 -DNDEBUG)
 if(RBD_PEER_NO_OMPOPT)
-  list(APPEND _cg_opt "SHELL:-mllvm -openmp-opt-disable")
+  list(APPEND _cg_opt "SHELL:-Xclang -mllvm -Xclang -openmp-opt-disable")
 endif()
 string(REPLACE ";" " " _cg_flags "${_cg_opt} -std=c++17")
 string(REPLACE "SHELL:" "" _cg_flags "${_cg_flags}")
