@@ -63,6 +63,15 @@ st=$?
 # pinocchio-cg on a model whose code was not generated (hyq here) is said so, not an error
 grep "not audited" "$TMP/err" | grep -v "pinocchio-cg@.*no generated code for this model" &&
     fail "a peer function was left out of the audit (above)"
+# each of those lines, one per peer and model, is kept in accuracy.json's not_audited
+python3 - "$TMP/a1/accuracy.json" "$TMP/err" <<'PY' || fail "accuracy.json's not_audited is not the lines the audit printed"
+import json, sys
+kept = json.load(open(sys.argv[1])).get("not_audited", [])
+said = [l.split(": ", 1)[1].rstrip("\n") for l in open(sys.argv[2]) if ": not audited: " in l]
+if kept != said:
+    print("not_audited:", kept, "\nprinted:", said)
+    sys.exit(1)
+PY
 python3 - "$TMP/a1" $peers <<'PY' || fails=$((fails + 1))
 import csv, sys
 d, peers = sys.argv[1], sys.argv[2:]
