@@ -40,6 +40,8 @@ do for [fmt in "png svg"] {
             set border; set tics; unset key
             set autoscale xy
             if (yhi > 0) { set yrange [ylo:yhi] }
+            # xoneR_C: the panel's series all at one N; a range around it
+            if (exists(sprintf("xone%d_%d", r, c))) { x1 = value(sprintf("xone%d_%d", r, c)); set xrange [x1 / 1.5:x1 * 1.5] }
             if (words(idx) > 0) {
                 plot for [w in idx] word(files, int(w)) using 1:(column(ycol) > 0 ? column(ycol) / yscale : yfloor) \
                      with linespoints lc rgb word(colors, int(w)) lw 1.5 pt int(word(pts, int(w))) ps 0.8 notitle
@@ -58,7 +60,7 @@ do for [fmt in "png svg"] {
         set origin W, top * (nrows - r) / nrows
         set size 1 - W, top / nrows
         unset title; unset border; unset tics; unset xlabel; unset ylabel; unset grid
-        set xrange [0:1]; set yrange [1:2]; unset logscale xy
+        unset logscale xy; set xrange [0:1]; set yrange [1:2]
         set key center left reverse Left noenhanced font ",9" samplen 2 spacing 1.1
         plot for [w in kidx] NaN with linespoints lc rgb word(colors, int(w)) lw 1.5 pt int(word(pts, int(w))) ps 0.8 \
              title word(titles, int(w))

@@ -16,6 +16,8 @@ set dashtype 2 (9, 5)
 set dashtype 3 (1.5, 4)
 set dashtype 4 (9, 4, 1.5, 4)
 set logscale xy
+# xone: every series at one N: a range around it
+if (exists("xone")) { set xrange [xone / 1.5:xone * 1.5] }
 set xlabel "N (bodies)"
 set ylabel "time per call (µs)"
 if (!exists("keypos")) keypos = "below"

@@ -362,7 +362,7 @@ static json_t *json_rows(const acc_set *s)
     return rows;
 }
 
-int accuracy_write_json(const char *dir, const csvlog *t, const csvlog *cond, json_t *settings)
+int accuracy_write_json(const char *dir, const csvlog *t, const csvlog *cond, json_t *settings, json_t *not_audited)
 {
     acc_set s;
     if (set_open(&s, t, cond)) { set_free(&s); return rbd_fail(RBD_ENOMEM, "out of memory"); }
@@ -393,6 +393,7 @@ int accuracy_write_json(const char *dir, const csvlog *t, const csvlog *cond, js
                                         "below u counted as u; flag_vs_cs: a ratio above 100"));
     }
     if (settings) json_object_set(root, "settings", settings);
+    if (not_audited && json_array_size(not_audited)) json_object_set(root, "not_audited", not_audited);
     json_object_set_new(root, "rows", rows);
     char *p = results_path(dir, "accuracy.json");
     int rc = p ? atomic_write_json(p, root) : rbd_fail(RBD_ENOMEM, "out of memory");

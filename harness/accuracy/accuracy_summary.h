@@ -22,8 +22,10 @@ int conditioning_read(const char *dir, csvlog *t, int *present);
 void accuracy_summary(FILE *f, const csvlog *t, const csvlog *cond);
 /* DIR/accuracy.json (atomic): {metric, settings, rows: [...]}, and with
  * cond the conditioning rows and, per row, cond_M, expected_normwise,
- * cs_ratio_rms, cs_ratio_normwise, flag_vs_cs. */
-int accuracy_write_json(const char *dir, const csvlog *t, const csvlog *cond, json_t *settings);
+ * cs_ratio_rms, cs_ratio_normwise, flag_vs_cs; not_audited (NULL: none):
+ * the audit's lines saying which peer functions it left out on which
+ * model, and why (a peer without generated code for it, ...). */
+int accuracy_write_json(const char *dir, const csvlog *t, const csvlog *cond, json_t *settings, json_t *not_audited);
 
 /* The conditioning-based expectation (the audit's README section): u cond(M),
  * u = 2^-53, for an output that solves with M (qdd, dqdd_dq, dqdd_dv,

@@ -60,6 +60,7 @@ typedef struct {
     progress *pg;
     int done;
     char label[600];
+    json_t *notes;      /* the notes, for accuracy.json's not_audited */
 } sink_ctx;
 
 /* The key of a row not yet measured: the row with its key fields set. */
@@ -108,6 +109,7 @@ static void note(void *p, const char *msg)
 {
     sink_ctx *s = p;
     fprintf(stderr, "rbdiff %s: %s\n", s->cmd, msg);
+    json_array_append_new(s->notes, json_string(msg));   /* out of memory: on stderr only */
 }
 
 /* The peers of the config (`peers`) and their targets; peer_eps.csv is
@@ -160,7 +162,7 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir, vola
     if (!fit) { rc = rbd_fail(RBD_ENOMEM, "out of memory"); goto done; }
     progress pg;
     progress_start(&pg, nbm, "accuracy models");
-    sink_ctx sc = { &log, &cond, &eps, cmd, NULL, &pg, 0, "" };
+    sink_ctx sc = { &log, &cond, &eps, cmd, NULL, &pg, 0, "", json_array() };
     audit_sink sink = { .have = have_row, .emit = emit_row, .ctx = &sc, .have_cond = have_cond,
                         .emit_cond = emit_cond, .on_ref = on_ref, .emit_eps = npeers ? emit_eps : NULL,
                         .note = note };
@@ -184,6 +186,7 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir, vola
         char why[1024];
         snprintf(why, sizeof why, "%s", rbd_last_error());
         rc = rbd_fail(rc, "accuracy: %s", why);
+        json_decref(sc.notes);
         goto done;
     }
     if (cache_failed) fprintf(stderr, "rbdiff %s: could not write the reference cache in %s\n", cmd, cache);
@@ -191,8 +194,9 @@ int accuracy_sweep(const char *cmd, const sweep_config *c, const char *dir, vola
                                  (json_int_t)o.seed, "skew", c->acc_skew, "taper", c->acc_taper, "prec_bits",
                                  o.ref.prec, "step", "h = 2^-prec (complex step, reference/README.md)", "cache",
                                  meta_json_text(cache));
-    rc = accuracy_write_json(dir, &log, &cond, settings);
+    rc = accuracy_write_json(dir, &log, &cond, settings, sc.notes);
     json_decref(settings);
+    json_decref(sc.notes);
     if (!rc && *stop) rc = 1;
 done:
     csvlog_close(&log);

@@ -61,6 +61,11 @@ int plot_cmp_double(const void *a, const void *b);
 int plot_rows_of(const timing_row *rows, int n, const char *method, double bf, const timing_row **out);
 int plot_write_dat(FILE *f, void *p);   /* atomic_write callback, ctx: dat_ctx */
 int plot_run_gnuplot(const char *prog, const char *script, const char *vars);
+/* The smallest and largest x (first column) of the data lines of files
+ * (space-separated paths); returns how many lines (0: lo, hi undefined).
+ * A figure whose x is one value gets xone (plot_render_at) or xoneR_C
+ * (panels.gp's panel R, C) and draws it in a range around it. */
+int plot_x_span(const char *files, double *lo, double *hi);
 /* Runs script with s; mark: Fig. 7's crossover marks and probes; keypos: gnuplot's key placement. */
 int plot_render_at(const plot_env *e, const char *script, const char *outname, const series *s, const char *ttl,
                    const char *ylab, int logy, int mark, const char *keypos);

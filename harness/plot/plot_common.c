@@ -138,6 +138,30 @@ int plot_run_gnuplot(const char *prog, const char *script, const char *vars)
     return RBD_OK;
 }
 
+int plot_x_span(const char *files, double *lo, double *hi)
+{
+    int n = 0;
+    *lo = INFINITY, *hi = -INFINITY;
+    for (const char *p = files; *p;) {
+        size_t len = strcspn(p, " ");
+        char path[1024], line[1024];
+        snprintf(path, sizeof path, "%.*s", (int)(len < sizeof path ? len : sizeof path - 1), p);
+        FILE *f = len ? fopen(path, "r") : NULL;
+        while (f && fgets(line, sizeof line, f)) {
+            char *end;
+            double x = strtod(line, &end);
+            if (line[0] == '#' || end == line || !isfinite(x)) continue;
+            n++;
+            if (x < *lo) *lo = x;
+            if (x > *hi) *hi = x;
+        }
+        if (f) fclose(f);
+        p += len;
+        p += strspn(p, " ");
+    }
+    return n;
+}
+
 int plot_render_at(const plot_env *e, const char *script, const char *outname, const series *s, const char *ttl,
                      const char *ylab, int logy, int mark, const char *keypos)
 {
@@ -152,6 +176,12 @@ int plot_render_at(const plot_env *e, const char *script, const char *outname, c
                  "xcdts='%s'; xmax=%g; pfiles='%s'; ptitles='%s'; pcola='%s'; pcolb='%s'", e->xckind, e->xcross,
                  e->xclo, e->xchi, e->xcbf, e->xcdts, e->xmax, e->pfiles, e->ptitles,
                  plot_color(e, "fdsva-aza"), plot_color(e, "fdsva-dmm"));
+    /* every series at one N (a peer timed at N = 10 only): a range around
+     * it, not gnuplot's "empty x range" */
+    double xlo, xhi;
+    l = (int)strlen(vars);
+    if (plot_x_span(s->files, &xlo, &xhi) && xlo == xhi && xlo > 0 && (size_t)l < len)
+        snprintf(vars + l, len - (size_t)l, "; xone=%g", xlo);
     snprintf(gp, sizeof gp, "%s/%s", e->gpdir, script);
     int rc = plot_run_gnuplot(e->gnuplot, gp, vars);
     free(vars);

@@ -92,6 +92,22 @@ int plot_render_panels(const plot_env *e, const char *name, const char *ttl, con
         if (bfs[c] == 1) l += snprintf(vars + l, len - (size_t)l, "; colttl%d='serial chain'", c + 1);
         else l += snprintf(vars + l, len - (size_t)l, "; colttl%d='bf = %g'", c + 1, bfs[c]);
     }
+    /* a panel whose series are all at one N (the second-order audit at
+     * N = 10 only): its x range around it (panels.gp), not gnuplot's
+     * "empty x range" */
+    for (int r = 1; r <= nrows; r++)
+        for (int c = 1; c <= ncols && l > 0 && (size_t)l < len; c++) {
+            char files[8192] = "";
+            for (int i = 0; i < n; i++) {
+                int col = 0;
+                while (col < ncols && bfs[col] != pe[i].bf) col++;
+                if (fam_row[plot_method_family(pe[i].method)] == r && col + 1 == c)
+                    plot_add_word(files, sizeof files, "%s", pe[i].file);
+            }
+            double xlo, xhi;
+            if (plot_x_span(files, &xlo, &xhi) && xlo == xhi && xlo > 0)
+                l += snprintf(vars + l, len - (size_t)l, "; xone%d_%d=%g", r, c, xlo);
+        }
     snprintf(gp, sizeof gp, "%s/panels.gp", e->gpdir);
     int rc = l > 0 && (size_t)l < len ? plot_run_gnuplot(e->gnuplot, gp, vars) : rbd_fail(RBD_EINVAL, "%s: too many series", name);
     free(s);

@@ -27,10 +27,8 @@
 set -u
 RBDIFF=$1
 TMP=$2
-rm -rf "$TMP"
-mkdir -p "$TMP"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
+scratch "$TMP"
 audit=(--robots ur5,hyq:freeflyer --states 2 --methods idsva,fdsva,idsva-so --base no --cache "$TMP/cache")
 
 # ---- no peer built: one line each, the audit goes on
@@ -63,6 +61,15 @@ st=$?
 # pinocchio-cg on a model whose code was not generated (hyq here) is said so, not an error
 grep "not audited" "$TMP/err" | grep -v "pinocchio-cg@.*no generated code for this model" &&
     fail "a peer function was left out of the audit (above)"
+# each of those lines, one per peer and model, is kept in accuracy.json's not_audited
+python3 - "$TMP/a1/accuracy.json" "$TMP/err" <<'PY' || fail "accuracy.json's not_audited is not the lines the audit printed"
+import json, sys
+kept = json.load(open(sys.argv[1])).get("not_audited", [])
+said = [l.split(": ", 1)[1].rstrip("\n") for l in open(sys.argv[2]) if ": not audited: " in l]
+if kept != said:
+    print("not_audited:", kept, "\nprinted:", said)
+    sys.exit(1)
+PY
 python3 - "$TMP/a1" $peers <<'PY' || fails=$((fails + 1))
 import csv, sys
 d, peers = sys.argv[1], sys.argv[2:]
@@ -111,5 +118,4 @@ for p in peers:
                 print(f"{m:48s} step sweep on {model.split('/')[-1]}: 1e-06 -> {d_[0]:.2e}, best {b_[0][1]} -> {b_[0][0]:.2e}")
 sys.exit(1 if bad else 0)
 PY
-[ "$fails" -eq 0 ] && echo "accuracy of the peers checked (peers: $peers)"
-[ "$fails" -eq 0 ]
+passed "accuracy of the peers checked (peers: $peers)"

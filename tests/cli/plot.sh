@@ -56,6 +56,23 @@ for note in "plot fig2_id: skipped (no timings for idsva rneacr)" "plot fig5_id:
 done
 if [ ! -s "$TMP/base/plots/times_all.png" ]; then echo "FAIL: times_all.png missing"; fails=$((fails + 1)); fi
 
+# every series at one N (a peer timed at N = 10 only, the second-order
+# audit at N = 10): drawn in a range around it, without gnuplot's "empty x
+# range" warning
+mkdir -p "$TMP/oneN"
+for t in timings accuracy; do
+    head -1 "$TMP/synth/$t.csv" >"$TMP/oneN/$t.csv"
+    grep -E '"autotree:N=10,[^"]*",[0-9.]+,10,' "$TMP/synth/$t.csv" >>"$TMP/oneN/$t.csv"
+done
+if [ "$(wc -l <"$TMP/oneN/accuracy.csv")" -lt 2 ] || [ "$(wc -l <"$TMP/oneN/timings.csv")" -lt 2 ]; then
+    echo "FAIL: no N = 10 rows in the synthetic set"; fails=$((fails + 1))
+fi
+if ! "$RBDIFF" plot "$TMP/oneN" >"$TMP/out" 2>"$TMP/err"; then echo "FAIL: plot at one N failed"; cat "$TMP/err"; fails=$((fails + 1)); fi
+if grep -i "warning" "$TMP/err"; then echo "FAIL: gnuplot warned on figures at one N"; fails=$((fails + 1)); fi
+for f in fig2_id times_all accuracy_dtau_dq; do
+    if [ ! -s "$TMP/oneN/plots/$f.svg" ]; then echo "FAIL: $f.svg at one N missing"; fails=$((fails + 1)); fi
+done
+
 # One colour per method within every figure and across them (issue 29): the
 # synthetic set plus two versions of a Pinocchio and a MuJoCo function,
 # pinocchio-cg, MuJoCo's mj_forward beside rneacr (their reds were 3.8
