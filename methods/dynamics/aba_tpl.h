@@ -224,6 +224,19 @@ static inline void SP(aba_xup)(const rbd_model *m, const SPT(xform) *Xtree, cons
     }
 }
 
+/* a_i += S_i qdd_i */
+static inline void SP(aba_add_joint_acc)(const rbd_model *m, int i, const T *qdd, T a[6])
+{
+    const int v0 = m->idx_v[i];
+    if (SP(aba_axis)(m, i) >= 0) {
+        a[m->joint[i].axis_id] += qdd[v0];
+    } else {
+        const double *S = m->S + 6 * v0;
+        for (int k = 0; k < m->nv_of[i]; k++)
+            for (int r = 0; r < 6; r++) a[r] += S[6 * k + r] * qdd[v0 + k];
+    }
+}
+
 /* IA_p += Xup_i^T Ia Xup_i (RBDA eq. 7.23). */
 static inline void SP(aba_to_parent)(const SPT(aba_ws) *w, int i, const T Ia[36], T IAp[36])
 {
@@ -286,7 +299,8 @@ RBD_HOT static inline int SP(aba)(const rbd_model *m, const SPT(xform) *Xtree, c
         for (int r = 0; r < 6; r++) {
             T s = pA[r];
             for (int k = 0; k < 6; k++) s += Ia[6 * r + k] * w->c[i][k];
-            for (int k = 0; k < n; k++) s += UD[k][r] * w->u[v0 + k];
+            if (n == 1) s += UD[0][r] * w->u[v0];   /* one dof: no inner loop */
+            else for (int k = 0; k < n; k++) s += UD[k][r] * w->u[v0 + k];
             pa[r] = s;
         }
         SP(aba_to_parent)(w, i, Ia, w->IA[p]);
@@ -307,6 +321,13 @@ RBD_HOT static inline int SP(aba)(const rbd_model *m, const SPT(xform) *Xtree, c
         }
         for (int r = 0; r < 6; r++) a[r] = ap[r] + w->c[i][r];
         /* qdd_i = D^-1 (u_i - U_i^T a'_i) */
+        if (n == 1) {
+            T s = w->u[v0];
+            for (int r = 0; r < 6; r++) s -= w->U[v0][r] * a[r];
+            qdd[v0] = Dinv[0] * s;
+            SP(aba_add_joint_acc)(m, i, qdd, a);
+            continue;
+        }
         T y[6];
         for (int k = 0; k < n; k++) {
             T s = w->u[v0 + k];
@@ -318,13 +339,7 @@ RBD_HOT static inline int SP(aba)(const rbd_model *m, const SPT(xform) *Xtree, c
             for (int l = 0; l < n; l++) s += Dinv[n * k + l] * y[l];
             qdd[v0 + k] = s;
         }
-        if (SP(aba_axis)(m, i) >= 0) {
-            a[m->joint[i].axis_id] += qdd[v0];
-        } else {
-            const double *S = m->S + 6 * v0;
-            for (int k = 0; k < n; k++)
-                for (int r = 0; r < 6; r++) a[r] += S[6 * k + r] * qdd[v0 + k];
-        }
+        SP(aba_add_joint_acc)(m, i, qdd, a);
     }
     return -1;
 }
