@@ -6,7 +6,10 @@
 #           top xchi)
 #   xcross, xclo, xchi, xcbf (bf), xcdts (dash type of the bf)
 #   xmax    right end of the x axis (> 0), so every mark is inside the frame
+#   xcname  what the marks call method A ("AZA" for Fig. 7; the method's
+#           name for the second-order searches)
 if (!exists("xckind")) { xckind = "" }
+if (!exists("xcname")) { xcname = "AZA" }
 if (!exists("xmax")) { xmax = 0 }
 unset arrow
 unset label
@@ -36,10 +39,10 @@ do for [i = 1:words(xckind)] {
         xctext = xctext.sprintf("\nbf = %s: unresolved in [%d, %d] (hatched band)", word(xcbf, i), lo, hi)
     }
     if (k eq "n") {
-        xctext = xctext.sprintf("\nbf = %s: AZA not faster up to N = %s", word(xcbf, i), word(xchi, i))
+        xctext = xctext.sprintf("\nbf = %s: %s not faster up to N = %s", word(xcbf, i), xcname, word(xchi, i))
     }
 }
 if (strlen(xctext) > 0) {
-    set label 1 "crossover, AZA faster from:".xctext at graph 0.02, graph 0.97 left front tc rgb "#303030" font ",9" noenhanced
+    set label 1 "crossover, ".xcname." faster from:".xctext at graph 0.02, graph 0.97 left front tc rgb "#303030" font ",9" noenhanced
 }
 if (xmax > 0) { set xrange [*:xmax] }

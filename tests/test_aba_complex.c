@@ -48,7 +48,7 @@ static void check(const char *spec)
     rbd_model *m = tu_model(spec);
     rbd_data *d = rbd_data_new(m);
     zws z = zws_new(m);
-    const spz_aba_ws w = { z.Xup, z.v, z.c, z.pA, z.a, z.IA, z.U, z.Dinv, z.u, NULL };
+    const spz_aba_ws w = { z.Xup, z.v, z.c, z.pA, z.a, z.IA, z.U, z.Dinv, z.u, NULL, NULL };
     int nq = m->nq, nv = m->nv;
     double *q = malloc(sizeof(double) * nq), *qd = malloc(sizeof(double) * nv), *tau = malloc(sizeof(double) * nv);
     double *qdd = malloc(sizeof(double) * nv), *qp = malloc(sizeof(double) * nq), *qm = malloc(sizeof(double) * nq);

@@ -73,39 +73,69 @@ static void ours_user(const rbd_model *m, const double *q, const double *v, cons
     free(T);
 }
 
+/* One model: the peer's four tensors X and idsva-so's O at the first state
+ * of seed 1's pool (the state the peer was given), both in the user
+ * numbering. */
+typedef struct {
+    rbd_model *m;
+    peer_model pm;
+    size_t n3;
+    double *buf, *q, *v, *a, *X, *O;
+} so_case;
+
+static void so_case_open(so_case *c, const rbd_peer *p, int f, const char *spec)
+{
+    c->m = tu_model(spec);
+    const size_t nv = (size_t)c->m->nv, n3 = nv * nv * nv;
+    c->n3 = n3;
+    if (peer_model_load(p, c->m, &c->pm)) fail_msg("%s on %s: %s", p->name, spec, rbd_last_error());
+    c->buf = calloc((size_t)c->m->nq + 3 * nv + 8 * n3, sizeof *c->buf);
+    assert_non_null(c->buf);
+    c->q = c->buf;
+    c->v = c->q + c->m->nq;
+    c->a = c->v + nv;
+    double *tau = c->a + nv;
+    c->X = tau + nv;
+    c->O = c->X + 4 * n3;
+    double *mat[3] = { c->X, NULL, NULL };
+    if (peer_eval_func(&c->pm, f, 1, NULL, mat, NULL, NULL, NULL, NULL)) fail_msg("%s: %s", spec, rbd_last_error());
+    timeable_states(c->m, 1, 1, c->q, c->v, c->a, tau);     /* internal numbering */
+    ours_user(c->m, c->q, c->v, c->a, c->O);
+}
+
+static void so_case_close(so_case *c)
+{
+    free(c->buf);
+    peer_model_free(&c->pm);
+    rbd_model_free(c->m);
+}
+
 static void check_model(const rbd_peer *p, int f, const char *spec)
 {
-    rbd_model *m = tu_model(spec);
-    const size_t nv = (size_t)m->nv, n3 = nv * nv * nv;
-    peer_model pm;
-    if (peer_model_load(p, m, &pm)) fail_msg("%s on %s: %s", p->name, spec, rbd_last_error());
-    double *buf = calloc((size_t)m->nq + 4 * nv + 12 * n3, sizeof *buf);
-    assert_non_null(buf);
-    double *q = buf, *v = q + m->nq, *a = v + nv, *tau = a + nv, *X = tau + nv, *U = X + 4 * n3, *O = U + 4 * n3;
-    double *mat[3] = { X, NULL, NULL };
-    if (peer_eval_func(&pm, f, 1, NULL, mat, NULL, NULL, NULL, NULL)) fail_msg("%s: %s", spec, rbd_last_error());
-    timeable_states(m, 1, 1, q, v, a, tau);     /* the state the peer was given, internal numbering */
-    ours_user(m, q, v, a, O);
+    so_case c;
+    so_case_open(&c, p, f, spec);
+    const size_t n3 = c.n3;
+    double *U = malloc(sizeof *U * 4 * n3);
+    assert_non_null(U);
     rbdref_so_result ref;
-    assert_int_equal(rbdref_so_result_init(&ref, m->nv), 0);
-    if (rbdref_so_eval(m, q, v, a, NULL, NULL, 0, &ref)) fail_msg("%s: reference: %s", spec, rbd_last_error());
+    assert_int_equal(rbdref_so_result_init(&ref, c.m->nv), 0);
+    if (rbdref_so_eval(c.m, c.q, c.v, c.a, NULL, NULL, 0, &ref)) fail_msg("%s: reference: %s", spec, rbd_last_error());
     const char *const *names = rbd_so_output_names(RBD_ID_SO_DERIVS);
     for (int b = 0; b < RBD_SO_NTENSORS; b++) {
         size_t n;
         const double *R = rbdref_so_result_get(&ref, names[b + 1], &n);
         assert_true(R && n == n3);
-        rbd_tensor_to_user(m, R, U + (size_t)b * n3);
-        double rms, e = rel_err(X + (size_t)b * n3, U + (size_t)b * n3, n3, &rms);
-        double ew = entrywise(X + (size_t)b * n3, O + (size_t)b * n3, n3);
+        rbd_tensor_to_user(c.m, R, U + (size_t)b * n3);
+        double rms, e = rel_err(c.X + (size_t)b * n3, U + (size_t)b * n3, n3, &rms);
+        double ew = entrywise(c.X + (size_t)b * n3, c.O + (size_t)b * n3, n3);
         print_message("%-44s %-40.40s %-10s max %.2e rms %.2e entry-wise vs idsva-so %.2e\n", p->row[f],
                       strrchr(spec, '/') ? strrchr(spec, '/') + 1 : spec, names[b + 1], e, rms, ew);
         if (!(e < 1e-9 && rms < 1e-9)) fail_msg("%s on %s: %s max %.3g rms %.3g > 1e-9", p->row[f], spec, names[b + 1], e, rms);
         if (!(ew <= 1e-9)) fail_msg("%s on %s: %s entry-wise %.3g from idsva-so > 1e-9", p->row[f], spec, names[b + 1], ew);
     }
     rbdref_so_result_free(&ref);
-    free(buf);
-    peer_model_free(&pm);
-    rbd_model_free(m);
+    free(U);
+    so_case_close(&c);
 }
 
 /* The N = 100 trees (skewed, tapered), where the reference would take
@@ -118,26 +148,15 @@ static const char *const large[] = {
 
 static void check_entrywise(const rbd_peer *p, int f, const char *spec)
 {
-    rbd_model *m = tu_model(spec);
-    const size_t nv = (size_t)m->nv, n3 = nv * nv * nv;
-    peer_model pm;
-    if (peer_model_load(p, m, &pm)) fail_msg("%s on %s: %s", p->name, spec, rbd_last_error());
-    double *buf = calloc((size_t)m->nq + 3 * nv + 8 * n3, sizeof *buf);
-    assert_non_null(buf);
-    double *q = buf, *v = q + m->nq, *a = v + nv, *tau = a + nv, *X = tau + nv, *O = X + 4 * n3;
-    double *mat[3] = { X, NULL, NULL };
-    if (peer_eval_func(&pm, f, 1, NULL, mat, NULL, NULL, NULL, NULL)) fail_msg("%s: %s", spec, rbd_last_error());
-    timeable_states(m, 1, 1, q, v, a, tau);
-    ours_user(m, q, v, a, O);
+    so_case c;
+    so_case_open(&c, p, f, spec);
     const char *const *names = rbd_so_output_names(RBD_ID_SO_DERIVS);
     for (int b = 0; b < RBD_SO_NTENSORS; b++) {
-        double ew = entrywise(X + (size_t)b * n3, O + (size_t)b * n3, n3);
+        double ew = entrywise(c.X + (size_t)b * c.n3, c.O + (size_t)b * c.n3, c.n3);
         print_message("%-44s %-40.40s %-10s entry-wise vs idsva-so %.2e\n", p->row[f], spec, names[b + 1], ew);
         if (!(ew <= 1e-9)) fail_msg("%s on %s: %s entry-wise %.3g from idsva-so > 1e-9", p->row[f], spec, names[b + 1], ew);
     }
-    free(buf);
-    peer_model_free(&pm);
-    rbd_model_free(m);
+    so_case_close(&c);
 }
 
 static void test_pinocchio_so_against_reference(void **state)

@@ -85,7 +85,7 @@ static void cs_column(fn *F, const double *q, const double *v, const double *u, 
     else zu[j] = u[j] + h * I;
     if (F->id) spz_rnea(m, F->Xtree, F->Ib, F->Xup, F->v, F->a, F->f, zq, zv, zu, zy);
     else {
-        const spz_aba_ws w = { F->Xup, F->v, F->c, F->pA, F->a, F->IA, F->U, F->Dinv, F->u, NULL };
+        const spz_aba_ws w = { F->Xup, F->v, F->c, F->pA, F->a, F->IA, F->U, F->Dinv, F->u, NULL, NULL };
         assert_int_equal(spz_aba(m, F->Xtree, F->Ib, &w, zq, zv, zu, zy), -1);
     }
     for (int k = 0; k < nv; k++) col[k] = cimag(zy[k]) / h;

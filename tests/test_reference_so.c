@@ -2,8 +2,10 @@
  * Self-checks of the second-order MPFR reference (reference/ref_so.c):
  * independence of the difference step and of the precision, the symmetries
  * the tensors must have, the link between its ID half (RNEA) and its FD half
- * (ABA), dM^-1/dq_k = -M^-1 (dM/dq_k) M^-1, and agreement with central
- * differences of the double methods (id2-fd, fd2-fd) within their bound.
+ * (ABA), dM^-1/dq_k = -M^-1 (dM/dq_k) M^-1, the slabs that are
+ * first-order derivatives at another state (the reference's own first-order
+ * path, no difference taken), and agreement with central differences of
+ * the double methods (id2-fd, fd2-fd) within their bound.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -145,6 +147,63 @@ static void minv_derivative(void **st)
     }
 }
 
+/* |X - R| within 2 ulp of R (both rounded once from 256 bits; 1e-30 of
+ * the largest for entries that are zero in exact arithmetic) */
+static void assert_ulps(const char *what, int k, const double *X, const double *R, size_t n)
+{
+    double mx = 0;
+    for (size_t e = 0; e < n; e++) mx = fmax(mx, fabs(R[e]));
+    for (size_t e = 0; e < n; e++)
+        if (!(fabs(X[e] - R[e]) <= 4.5e-16 * fabs(R[e]) + 1e-30 * mx))
+            fail_msg("%s, slab %d, entry %zu: %.17g, the second-order reference %.17g", what, k, e, X[e], R[e]);
+}
+
+/* Slabs that are first-order derivatives at another state, by the
+ * first-order reference (rbdref_eval: complex step, no difference), against
+ * the second-order reference's central differences of it: tau and qdd are
+ * quadratic in v, so dtau/dv and dqdd/dv are linear in v and
+ *   d2tau_dv2(:, :, k) = dtau/dv at (q, e_k, a),
+ *   d2qdd_dv2(:, :, k) = dqdd/dv at (q, e_k, tau);
+ * and qdd = M^-1 (tau - h(q, v)) gives, with v = 0 and gravity off,
+ *   d2qdd_dqdtau(:, j, k) = dqdd/dq(:, j) at (q, 0, e_k)
+ * (the identities fdsva-so-aza forms its slabs by, fdsva_so.c): the q slabs'
+ * tangent-space step (q (+) +-d e_k, Lie-group joints on the multi-dof
+ * tree) and the v slabs' checked entry by entry. */
+static void first_order_slabs(void **st)
+{
+    (void)st;
+    for (int c = 0; c < 2; c++) {
+        rbd_model *m = c ? tu_multidof_tree() : tu_model("autotree:N=6,bf=2,skew=0.7,taper=0.9");
+        state s = random_state(m, 41 + c);
+        rbdref_so_result r;
+        ref(m, &s, 256, 0, &r);
+        const int n = m->nv;
+        const size_t nn = (size_t)n * n;
+        rbd_model g0 = *m;   /* without gravity */
+        for (int i = 0; i < 6; i++) g0.a0[i] = 0;
+        double *e = calloc((size_t)n, sizeof *e), *zero = calloc((size_t)n, sizeof *zero);
+        double *X = malloc(sizeof(double) * nn);
+        rbdref_result f;
+        assert_int_equal(rbdref_result_init(&f, n), 0);
+        for (int k = 0; k < n; k++) {
+            e[k] = 1;
+            if (rbdref_eval(m, s.q, e, s.a, s.tau, NULL, &f)) fail_msg("reference: %s", rbd_last_error());
+            assert_ulps("d2tau_dv2 = dtau/dv at v = e_k", k, f.dtau_dv, r.d2tau_dv2 + nn * k, nn);
+            assert_ulps("d2qdd_dv2 = dqdd/dv at v = e_k", k, f.dqdd_dv, r.d2qdd_dv2 + nn * k, nn);
+            if (rbdref_eval(&g0, s.q, zero, NULL, e, NULL, &f)) fail_msg("reference: %s", rbd_last_error());
+            for (int j = 0; j < n; j++)     /* d2qdd_dqdtau(i, j, k) = dqdd/dq(i, j) */
+                for (int i = 0; i < n; i++) X[i + (size_t)n * j] = r.d2qdd_dqdtau[i + (size_t)n * j + nn * k];
+            assert_ulps("d2qdd_dqdtau(:, :, k) = dqdd/dq at (q, 0, e_k), no gravity", k, f.dqdd_dq, X, nn);
+            e[k] = 0;
+        }
+        rbdref_result_free(&f);
+        free(e); free(zero); free(X);
+        rbdref_so_result_free(&r);
+        state_free(&s);
+        rbd_model_free(m);
+    }
+}
+
 /* Central differences of the double methods agree within their bound. */
 static void against_fd(void **st)
 {
@@ -191,6 +250,7 @@ int main(void)
         cmocka_unit_test(step_and_precision),
         cmocka_unit_test(symmetry),
         cmocka_unit_test(minv_derivative),
+        cmocka_unit_test(first_order_slabs),
         cmocka_unit_test(against_fd),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

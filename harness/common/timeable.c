@@ -155,11 +155,18 @@ static int slow_call(tctx *c, const rbd_state *x)
 }
 #endif
 
+/* the pool's k-th state */
+static inline rbd_state pool_state(const tctx *c, int k)
+{
+    rbd_state x = { c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv, c->a + (size_t)k * c->nv,
+                    c->tau + (size_t)k * c->nv };
+    return x;
+}
+
 static int call_method(void *p, int k)
 {
     tctx *c = p;
-    rbd_state x = { c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv, c->a + (size_t)k * c->nv,
-                    c->tau + (size_t)k * c->nv };
+    rbd_state x = pool_state(c, k);
 #ifdef RBD_TEST_SLOW_METHOD
     if (c->slow) return slow_call(c, &x);
 #endif
@@ -169,23 +176,36 @@ static int call_method(void *p, int k)
 static int check_method(void *p, int k)
 {
     tctx *c = p;
-    rbd_state x = { c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv, c->a + (size_t)k * c->nv,
-                    c->tau + (size_t)k * c->nv };
+    rbd_state x = pool_state(c, k);
     return rbd_method_eval(c->meth, c->ws, c->m, &x, &c->d);
 }
 
 static int check_base(void *p, int k)
 {
     tctx *c = p;
-    return rbd_base_eval(c->algo, c->m, c->data, c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv,
-                         c->a + (size_t)k * c->nv, c->tau + (size_t)k * c->nv, c->out);
+    rbd_state x = pool_state(c, k);
+    return rbd_base_eval(c->algo, c->m, c->data, x.q, x.v, x.a, x.tau, c->out);
 }
 
 static int call_base(void *p, int k)
 {
     tctx *c = p;
-    return c->algo->run(c->m, c->data, c->q + (size_t)k * c->nq, c->v + (size_t)k * c->nv,
-                        c->a + (size_t)k * c->nv, c->tau + (size_t)k * c->nv, c->out);
+    rbd_state x = pool_state(c, k);
+    return c->algo->run(c->m, c->data, x.q, x.v, x.a, x.tau, c->out);
+}
+
+/* t describes the context c: what it times, its call and its check */
+static void timeable_set(rbd_timeable *t, const char *name, const char *kind, tctx *c, int (*call)(void *, int),
+                         int (*check)(void *, int))
+{
+    t->name = name;
+    t->kind = kind;
+    t->nv = c->nv;
+    t->pool = c->pool;
+    t->ctx = c;
+    t->call = call;
+    t->check = check;
+    t->fini = ctx_free;
 }
 
 int timeable_method(const rbd_method *meth, const rbd_model *m, const rbd_options *opt, int pool, uint64_t seed,
@@ -223,14 +243,7 @@ int timeable_method(const rbd_method *meth, const rbd_model *m, const rbd_option
 #ifdef RBD_TEST_SLOW_METHOD
     c->slow = !strcmp(meth->name, RBD_TEST_SLOW_METHOD) && slow_pct > 0;
 #endif
-    t->name = meth->name;
-    t->kind = rbd_output_name(meth->output);
-    t->nv = m->nv;
-    t->pool = pool;
-    t->ctx = c;
-    t->call = call_method;
-    t->check = check_method;
-    t->fini = ctx_free;
+    timeable_set(t, meth->name, rbd_output_name(meth->output), c, call_method, check_method);
     return RBD_OK;
 }
 
@@ -241,14 +254,7 @@ int timeable_base(const rbd_base_algo *algo, const rbd_model *m, int pool, uint6
     if (!c) return RBD_ENOMEM;
     c->algo = algo;
     if (!(c->data = rbd_data_new(m))) { ctx_free(c); return RBD_ENOMEM; }
-    t->name = algo->name;
-    t->kind = "base";
-    t->nv = m->nv;
-    t->pool = pool;
-    t->ctx = c;
-    t->call = call_base;
-    t->check = check_base;
-    t->fini = ctx_free;
+    timeable_set(t, algo->name, "base", c, call_base, check_base);
     return RBD_OK;
 }
 

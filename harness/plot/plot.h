@@ -23,10 +23,12 @@ typedef struct {
     int nrows;
     double bfs[16];
     int nbf;
-    /* Fig. 7: the crossover searches of fdsva-aza vs fdsva-dmm (crossover_marks.gp) and their probes */
+    /* Fig. 7: the crossover searches of fdsva-aza vs fdsva-dmm (crossover_marks.gp) and their probes;
+     * xcA, xcB the pair (NULL: Fig. 7's), xcname what the marks call A (NULL: "AZA") */
     char xckind[64], xcross[256], xclo[256], xchi[256], xcbf[256], xcdts[64];
     char pfiles[8192], ptitles[1024];
     double xmax;
+    const char *xcA, *xcB, *xcname;
     /* --with DIR: a second build's run (Fig. 5 side by side); labels from the meta.json compilers */
     const timing_row *wrows;
     int nwrows;
@@ -86,8 +88,12 @@ int plot_peers(const plot_env *e, const char *dir);
 /* plot_fig5.c: the robots, m[0..nm) as bars (and e->wrows' beside) */
 int plot_fig5(const plot_env *e, const char *name, const char *ttl, const char *const *m, int nm);
 
-/* plot_fig7.c: crossover.csv's marks and crossover_probes.csv's points into e */
-void plot_load_crossovers(plot_env *e, const char *dir);
-int plot_load_probes(plot_env *e, const char *dir);
+/* plot_fig7.c: crossover.csv's marks and crossover_probes.csv's points of A against B into e */
+void plot_load_crossovers(plot_env *e, const char *dir, const char *A, const char *B);
+int plot_load_probes(plot_env *e, const char *dir, const char *A, const char *B, const char *tag);
+
+/* plot_so_xo.c: one figure per second-order crossover search of crossover.csv
+ * (so_xo_<A>_vs_<B>): the probes, the sweep's paired ratios and the marks */
+int plot_so_crossovers(const plot_env *e, const char *dir);
 
 #endif

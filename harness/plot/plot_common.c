@@ -173,9 +173,10 @@ int plot_render_at(const plot_env *e, const char *script, const char *outname, c
                      s->colors, s->dts, ttl, ylab ? ylab : "", logy, keypos);
     if (mark && l > 0 && (size_t)l < len)
         snprintf(vars + l, len - (size_t)l, "; xckind='%s'; xcross='%s'; xclo='%s'; xchi='%s'; xcbf='%s'; "
-                 "xcdts='%s'; xmax=%g; pfiles='%s'; ptitles='%s'; pcola='%s'; pcolb='%s'", e->xckind, e->xcross,
-                 e->xclo, e->xchi, e->xcbf, e->xcdts, e->xmax, e->pfiles, e->ptitles,
-                 plot_color(e, "fdsva-aza"), plot_color(e, "fdsva-dmm"));
+                 "xcdts='%s'; xmax=%g; pfiles='%s'; ptitles='%s'; pcola='%s'; pcolb='%s'; xcname='%s'", e->xckind,
+                 e->xcross, e->xclo, e->xchi, e->xcbf, e->xcdts, e->xmax, e->pfiles, e->ptitles,
+                 plot_color(e, e->xcA ? e->xcA : "fdsva-aza"), plot_color(e, e->xcB ? e->xcB : "fdsva-dmm"),
+                 e->xcname ? e->xcname : "AZA");
     /* every series at one N (a peer timed at N = 10 only): a range around
      * it, not gnuplot's "empty x range" */
     double xlo, xhi;

@@ -1,5 +1,7 @@
-/* rbdiff plot: Fig. 7's crossover marks (crossover.csv) and the probes of
- * the searches (crossover_probes.csv), for time_vs_n.gp and speedup_vs_n.gp. */
+/* rbdiff plot: the crossover marks (crossover.csv) and the probes of the
+ * searches (crossover_probes.csv) of one pair, for time_vs_n.gp and
+ * speedup_vs_n.gp: Fig. 7's (fdsva-aza against fdsva-dmm) and the
+ * second-order ones (plot_so_xo.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,10 +10,10 @@
 #include "plot/plot.h"
 #include "store/results_set.h"
 
-/* The searches of fdsva-aza (A) against fdsva-dmm (B) per bf, for Fig. 7:
+/* The searches of A against B per bf (Fig. 7: fdsva-aza, fdsva-dmm):
  * found or at the bottom: a line at N_cross; unresolved: the bracket; none:
  * a note.  The x axis reaches past each (xmax). */
-void plot_load_crossovers(plot_env *e, const char *dir)
+void plot_load_crossovers(plot_env *e, const char *dir, const char *A, const char *B)
 {
     void *a = NULL;
     int n = 0, present = 0;
@@ -19,7 +21,7 @@ void plot_load_crossovers(plot_env *e, const char *dir)
     const crossover_row *xo = a;
     for (int i = 0; i < n; i++) {
         const crossover_row *r = &xo[i];
-        if (strcmp(r->A, "fdsva-aza") || strcmp(r->B, "fdsva-dmm")) continue;
+        if (strcmp(r->A, A) || strcmp(r->B, B)) continue;
         const char *st = r->status;
         char kind = !strcmp(st, "found") || !strcmp(st, "at-lo") ? 'f' : !strcmp(st, "none") ? 'n'
                     : !strncmp(st, "unresolved", 10) ? 'u' : 0;
@@ -51,7 +53,8 @@ typedef struct {
 static int write_probes(FILE *f, void *p)
 {
     const probes_ctx *c = p;
-    fputs("# N tA_ns tB_ns tB/tA (median over the pairs) q1 q3 A_faster pairs (A = fdsva-aza, B = fdsva-dmm)\n", f);
+    fprintf(f, "# N tA_ns tB_ns tB/tA (median over the pairs) q1 q3 A_faster pairs (A = %s, B = %s)\n", c->p->A,
+            c->p->B);
     for (int i = 0; i < c->n; i++) {
         const probe_row *r = &c->p[i];
         if (i && r->N == c->p[i - 1].N) continue;   /* one line per N */
@@ -62,8 +65,9 @@ static int write_probes(FILE *f, void *p)
 }
 
 /* crossover_probes.csv -> one data file per bf (in order of first
- * appearance) for Fig. 7's probe points. */
-int plot_load_probes(plot_env *e, const char *dir)
+ * appearance) for the probe points of A against B: xo_probes_<tag>bf<bf>.dat
+ * (tag "" for Fig. 7's). */
+int plot_load_probes(plot_env *e, const char *dir, const char *A, const char *B, const char *tag)
 {
     void *a = NULL;
     int n = 0, present = 0, rc = results_table_read(dir, CROSSOVER_PROBES_CSV, &a, &n, &present);
@@ -73,7 +77,7 @@ int plot_load_probes(plot_env *e, const char *dir)
     if (!fig7 || !order) { free(a); free(fig7); free(order); return rbd_fail(RBD_ENOMEM, "out of memory"); }
     int m = 0, nbf = 0;
     for (int i = 0; i < n; i++) {
-        if (strcmp(all[i].A, "fdsva-aza") || strcmp(all[i].B, "fdsva-dmm")) continue;
+        if (strcmp(all[i].A, A) || strcmp(all[i].B, B)) continue;
         fig7[m++] = all[i];
         int seen = 0;
         for (int b = 0; b < nbf && !seen; b++) seen = order[b] == all[i].bf;   /* a few bf */
@@ -86,7 +90,7 @@ int plot_load_probes(plot_env *e, const char *dir)
         while (c.p < fig7 + m && c.p->bf != order[b]) c.p++;
         while (c.p + c.n < fig7 + m && c.p[c.n].bf == order[b]) c.n++;
         char file[1024];
-        snprintf(file, sizeof file, "%s/xo_probes_bf%g.dat", e->datadir, order[b]);
+        snprintf(file, sizeof file, "%s/xo_probes_%sbf%g.dat", e->datadir, tag, order[b]);
         if ((rc = atomic_write(file, write_probes, &c))) break;
         plot_add_word(e->pfiles, sizeof e->pfiles, "%s", file);
         plot_add_word(e->ptitles, sizeof e->ptitles, "probes,bf=%g", order[b]);

@@ -90,8 +90,8 @@ static int set_up(plot_env *e, const char *dir, const char *with)
         build_label(with, e->wlabel, sizeof e->wlabel);
         if (!strcmp(e->wlabel, e->label)) snprintf(e->wlabel + strlen(e->wlabel), sizeof e->wlabel - strlen(e->wlabel), "(2)");
     }
-    plot_load_crossovers(e, dir);
-    int rc = plot_load_probes(e, dir);
+    plot_load_crossovers(e, dir, "fdsva-aza", "fdsva-dmm");
+    int rc = plot_load_probes(e, dir, "fdsva-aza", "fdsva-dmm", "");
     if (rc) return rc;
     for (int i = 0; i < e->nrows && e->xmax > 0; i++)     /* the marks widen the axis, never cut the data */
         if (isfinite(e->rows[i].bf) && 1.1 * e->rows[i].N > e->xmax) e->xmax = 1.1 * e->rows[i].N;
@@ -119,6 +119,7 @@ static int draw(const plot_env *e, const char *dir)
     if (!rc) rc = plot_fig5(e, "fig5_id", "ID derivatives on robots (Fig. 5 analogue; label: time / time of idsva in the same rounds and build)", f5id, 3);
     if (!rc) rc = plot_fig5(e, "fig5_fd", "FD derivatives on robots (Fig. 5 analogue; label: time / time of fdsva in the same rounds and build)", f5fd, 3);
     if (!rc) rc = plot_all_times(e);
+    if (!rc) rc = plot_so_crossovers(e, dir);
     if (!rc) rc = plot_peers(e, dir);
     if (!rc) rc = plot_accuracy(e, dir);
     return rc;

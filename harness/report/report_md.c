@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <jansson.h>
+#include "rbdiff/method.h"
 #include "rbdiff/rbd.h"
 #include "report/report_claims.h"
 #include "report/report_md.h"
@@ -56,15 +57,51 @@ static void meta_line(FILE *f, const char *dir, const char *what)
     json_decref(m);
 }
 
-static void crossover_rows(FILE *f, const char *label, const claim_data *d)
+static int so_row(const crossover_row *r)
+{
+    const rbd_method *a = rbd_method_find(r->A), *b = rbd_method_find(r->B);
+    return (a && rbd_output_order(a->output) == 2) || (b && rbd_output_order(b->output) == 2);
+}
+
+/* The rows of d (so_only: the second-order searches alone). */
+static void crossover_rows(FILE *f, const char *label, const claim_data *d, int so_only)
 {
     for (int i = 0; d && i < d->ncrossover; i++) {
         const crossover_row *r = &d->crossover[i];
+        if (so_only && !so_row(r)) continue;
         char n[32] = "-";
         if (isfinite(r->N_cross)) snprintf(n, sizeof n, "%.0f", r->N_cross);
         fprintf(f, "| %s | %s vs %s | %g | %s | [%d, %d] | %s |\n", label, r->A, r->B, r->bf, n, r->bracket_lo,
                 r->bracket_hi, r->status);
     }
+}
+
+/* The second-order crossover searches: each pair's figure (plot_so_xo.c,
+ * drawn from these rows) and the rows themselves, of both builds. */
+static void so_crossovers(FILE *f, const report_ctx *c)
+{
+    int imgs = 0, rows = 0;
+    for (int i = 0; c->run && i < c->run->ncrossover; i++) {
+        const crossover_row *r = &c->run->crossover[i];
+        if (!so_row(r)) continue;
+        rows++;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = !strcmp(c->run->crossover[j].A, r->A) && !strcmp(c->run->crossover[j].B, r->B);
+        char name[200], rel[256];
+        snprintf(name, sizeof name, "so_xo_%s_vs_%s", r->A, r->B);
+        snprintf(rel, sizeof rel, "plots/%s.%s", name, pack_figure_format(name));
+        char *path = seen ? NULL : results_path(c->dir, rel);
+        if (path && access(path, R_OK) == 0) fprintf(f, "%s![%s](%s)", imgs++ ? " " : "", name, rel);
+        free(path);
+    }
+    if (!rows) return;
+    fputs(imgs ? "\n\n" : "(no crossover figure: run `rbdiff plot` on this directory)\n\n", f);
+    fputs("The second-order crossover searches (crossover.csv; the figures mark the same N_cross, bracket or "
+          "note per bf):\n\n| build | search | bf | N_cross | bracket | status |\n|---|---|---:|---:|---|---|\n", f);
+    crossover_rows(f, "this run", c->run, 1);
+    crossover_rows(f, "second build", c->wrun, 1);
+    fputc('\n', f);
 }
 
 static int write_report(FILE *f, void *p)
@@ -102,10 +139,11 @@ static int write_report(FILE *f, void *p)
         }
         if (imgs) fputs("\n\n", f);
         else if (sc->plots[0]) fputs("(no figure: run `rbdiff plot` on this directory, or the run lacks the data)\n\n", f);
+        if (!strcmp(sc->id, "so")) so_crossovers(f, c);
         if (!strcmp(sc->id, "table3")) {
             fputs("| build | search | bf | N_cross | bracket | status |\n|---|---|---:|---:|---|---|\n", f);
-            crossover_rows(f, "this run", c->run);
-            crossover_rows(f, "second build", c->wrun);
+            crossover_rows(f, "this run", c->run, 0);
+            crossover_rows(f, "second build", c->wrun, 0);
             fputc('\n', f);
         }
         int any = 0;

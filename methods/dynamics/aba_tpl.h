@@ -11,7 +11,10 @@
  * path: U_i is column a of IA_i, D_i its diagonal entry a.
  *
  * Required macros: T, SP(name), SPT(name) (see spatial_tpl.h); joint.h and
- * dynamics.h must be included first.
+ * dynamics.h must be included first.  With RBD_ABA_TURNED (double only, after
+ * turned.h) a joint about e_k gets Xup by plane rotations, and a flat axis
+ * body (w->flat) carries its Ia to the parent as plane rotations too, as
+ * minv_analytic.c's pass 2 does (the same bits, which M^-1 after ABA needs).
  */
 #include <tgmath.h>
 #include "model/hot.h"
@@ -25,6 +28,7 @@ typedef struct {
     T *Dinv;                    /* [36*nb] n_i x n_i, row-major      */
     T *u;                       /* [nv] tau_i - S_i^T pA_i           */
     T (*cs)[2];                 /* [nb] or NULL: cos, sin of q_i for joints about an axis */
+    const signed char *flat;    /* [nb] or NULL: rbd_data.axis_flat (RBD_ABA_TURNED only) */
 } SPT(aba_ws);
 
 static inline double SP(re)(T x) { return creal(x); }
@@ -197,6 +201,57 @@ static inline void SP(aba_Ia)(const rbd_model *m, int i, const T IA[36], const T
         }
 }
 
+/* Xup_i = X_J(q_i) X_tree,i; cos, sin into w->cs for a joint about an axis. */
+static inline void SP(aba_xup)(const rbd_model *m, const SPT(xform) *Xtree, const SPT(aba_ws) *w, int i, const T *qi)
+{
+    const int ax = SP(aba_axis)(m, i);
+#ifdef RBD_ABA_TURNED
+    if (ax >= 0) {
+        T c, s;
+        SP(joint_cos_sin)(&m->joint[i], qi, &c, &s);
+        if (w->cs) { w->cs[i][0] = c; w->cs[i][1] = s; }
+        if (w->flat && w->flat[i] >= 0) turned_xup(ax, (ax + 1) % 3, (ax + 2) % 3, c, s, Xtree[i].r, &w->Xup[i]);
+        else turned_xup_rotated(ax, c, s, &Xtree[i], &w->Xup[i]);
+        return;
+    }
+#endif
+    SPT(xform) XJ;
+    SP(jcalc_joint)(&m->joint[i], qi, &XJ);
+    SP(xform_compose)(&XJ, &Xtree[i], &w->Xup[i]);
+    if (ax >= 0 && w->cs) {
+        const int b = ax == 2 ? 0 : ax + 1, e = b == 2 ? 0 : b + 1;
+        w->cs[i][0] = XJ.E[3 * b + b]; w->cs[i][1] = XJ.E[3 * b + e];
+    }
+}
+
+/* a_i += S_i qdd_i */
+static inline void SP(aba_add_joint_acc)(const rbd_model *m, int i, const T *qdd, T a[6])
+{
+    const int v0 = m->idx_v[i];
+    if (SP(aba_axis)(m, i) >= 0) {
+        a[m->joint[i].axis_id] += qdd[v0];
+    } else {
+        const double *S = m->S + 6 * v0;
+        for (int k = 0; k < m->nv_of[i]; k++)
+            for (int r = 0; r < 6; r++) a[r] += S[6 * k + r] * qdd[v0 + k];
+    }
+}
+
+/* IA_p += Xup_i^T Ia Xup_i (RBDA eq. 7.23). */
+static inline void SP(aba_to_parent)(const SPT(aba_ws) *w, int i, const T Ia[36], T IAp[36])
+{
+    const SPT(xform) *X = &w->Xup[i];
+#ifdef RBD_ABA_TURNED
+    switch (w->flat ? w->flat[i] : -1) {        /* constant plane indices in each copy */
+    case 0: turned_sym6_to_parent(0, 1, 2, X->E[4], X->E[5], X->r, Ia, IAp); return;
+    case 1: turned_sym6_to_parent(1, 2, 0, X->E[8], X->E[6], X->r, Ia, IAp); return;
+    case 2: turned_sym6_to_parent(2, 0, 1, X->E[0], X->E[1], X->r, Ia, IAp); return;
+    default: break;
+    }
+#endif
+    SP(sym6_to_parent)(X, Ia, IAp);
+}
+
 /*
  * qdd = FD(q, qd, tau).  Returns -1, or the body whose joint block D_i is
  * singular (qdd is then untouched).  Model constants come as T (Xtree, Ib).
@@ -207,16 +262,13 @@ RBD_HOT static inline int SP(aba)(const rbd_model *m, const SPT(xform) *Xtree, c
     const int nb = m->nb;
     /* pass 1: velocities, velocity-product accelerations c_i, bias forces */
     for (int i = 0; i < nb; i++) {
-        SPT(xform) XJ;
-        SP(jcalc_joint)(&m->joint[i], q + m->idx_q[i], &XJ);
-        SP(xform_compose)(&XJ, &Xtree[i], &w->Xup[i]);
+        SP(aba_xup)(m, Xtree, w, i, q + m->idx_q[i]);
         const int v0 = m->idx_v[i], p = m->parent[i];
         T *v = w->v[i], *c = w->c[i], vp[6] = { 0 }, Iv[6];
         if (p >= 0) SP(xform_motion)(&w->Xup[i], w->v[p], vp);
         const int ax = SP(aba_axis)(m, i);
         if (ax >= 0) {
             const int b = ax == 2 ? 0 : ax + 1, e = b == 2 ? 0 : b + 1;
-            if (w->cs) { w->cs[i][0] = XJ.E[3 * b + b]; w->cs[i][1] = XJ.E[3 * b + e]; }
             T s = qd[v0];
             for (int r = 0; r < 6; r++) v[r] = vp[r];
             v[ax] += s;
@@ -247,10 +299,11 @@ RBD_HOT static inline int SP(aba)(const rbd_model *m, const SPT(xform) *Xtree, c
         for (int r = 0; r < 6; r++) {
             T s = pA[r];
             for (int k = 0; k < 6; k++) s += Ia[6 * r + k] * w->c[i][k];
-            for (int k = 0; k < n; k++) s += UD[k][r] * w->u[v0 + k];
+            if (n == 1) s += UD[0][r] * w->u[v0];   /* one dof: no inner loop */
+            else for (int k = 0; k < n; k++) s += UD[k][r] * w->u[v0 + k];
             pa[r] = s;
         }
-        SP(sym6_to_parent)(&w->Xup[i], Ia, w->IA[p]);
+        SP(aba_to_parent)(w, i, Ia, w->IA[p]);
         SP(xform_T_force)(&w->Xup[i], pa, fp);
         for (int r = 0; r < 6; r++) w->pA[p][r] += fp[r];
     }
@@ -268,6 +321,13 @@ RBD_HOT static inline int SP(aba)(const rbd_model *m, const SPT(xform) *Xtree, c
         }
         for (int r = 0; r < 6; r++) a[r] = ap[r] + w->c[i][r];
         /* qdd_i = D^-1 (u_i - U_i^T a'_i) */
+        if (n == 1) {
+            T s = w->u[v0];
+            for (int r = 0; r < 6; r++) s -= w->U[v0][r] * a[r];
+            qdd[v0] = Dinv[0] * s;
+            SP(aba_add_joint_acc)(m, i, qdd, a);
+            continue;
+        }
         T y[6];
         for (int k = 0; k < n; k++) {
             T s = w->u[v0 + k];
@@ -279,13 +339,7 @@ RBD_HOT static inline int SP(aba)(const rbd_model *m, const SPT(xform) *Xtree, c
             for (int l = 0; l < n; l++) s += Dinv[n * k + l] * y[l];
             qdd[v0 + k] = s;
         }
-        if (SP(aba_axis)(m, i) >= 0) {
-            a[m->joint[i].axis_id] += qdd[v0];
-        } else {
-            const double *S = m->S + 6 * v0;
-            for (int k = 0; k < n; k++)
-                for (int r = 0; r < 6; r++) a[r] += S[6 * k + r] * qdd[v0 + k];
-        }
+        SP(aba_add_joint_acc)(m, i, qdd, a);
     }
     return -1;
 }

@@ -12,16 +12,27 @@
  * attribute only adds -falign-loops=32 to the command line's options
  * (GCC manual, "Common Function Attributes"); clang has no such attribute
  * and gets the function alignment only.
+ *
+ * RBD_HOT_ENTRY starts a kernel on a 64-byte line and leaves its loop heads
+ * where GCC puts them: still a placement that depends on the kernel's own
+ * code alone, without the padding before each loop head, which runs every
+ * time a loop is entered from above.  For kernels whose inner loops run
+ * once or twice per entry (a loop over a joint's dofs), where that padding
+ * is executed thousands of times per call (abacr's tangent_column: 0.5% of
+ * its instructions, methods/README.md).
  */
 #ifndef RBD_HOT_H
 #define RBD_HOT_H
 
 #if defined(__GNUC__) && !defined(__clang__)
 #define RBD_HOT __attribute__((aligned(64), optimize("align-loops=32")))
+#define RBD_HOT_ENTRY __attribute__((aligned(64)))
 #elif defined(__GNUC__)
 #define RBD_HOT __attribute__((aligned(64)))
+#define RBD_HOT_ENTRY __attribute__((aligned(64)))
 #else
 #define RBD_HOT
+#define RBD_HOT_ENTRY
 #endif
 
 #endif

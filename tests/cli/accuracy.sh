@@ -7,10 +7,8 @@
 set -u
 RBDIFF=$1
 TMP=$2
-rm -rf "$TMP"
-mkdir -p "$TMP"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
+scratch "$TMP"
 quick="--batches 1 --batch-ms 0.5 --warmup-ms 0 --counters no --pool 2"
 
 # shellcheck disable=SC2086
@@ -81,6 +79,4 @@ mkdir -p "$TMP/cwd"
 d="results/$(date +%Y-%m-%d)-accuracy"
 [ -s "$TMP/cwd/$d/accuracy.csv" ] || fail "accuracy without -o did not write $d/accuracy.csv under the working directory: $(ls -R "$TMP/cwd" | head)"
 grep -qF "rows in $d/accuracy.csv" "$TMP/err" || fail "accuracy does not say where it wrote: $(cat "$TMP/err")"
-[ "$fails" -eq 0 ] && echo "accuracy checks passed"
-
-[ "$fails" -eq 0 ]
+passed "accuracy checks passed"

@@ -27,10 +27,8 @@
 set -u
 RBDIFF=$1
 TMP=$2
-rm -rf "$TMP"
-mkdir -p "$TMP"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
+scratch "$TMP"
 audit=(--robots ur5,hyq:freeflyer --states 2 --methods idsva,fdsva,idsva-so --base no --cache "$TMP/cache")
 
 # ---- no peer built: one line each, the audit goes on
@@ -120,5 +118,4 @@ for p in peers:
                 print(f"{m:48s} step sweep on {model.split('/')[-1]}: 1e-06 -> {d_[0]:.2e}, best {b_[0][1]} -> {b_[0][0]:.2e}")
 sys.exit(1 if bad else 0)
 PY
-[ "$fails" -eq 0 ] && echo "accuracy of the peers checked (peers: $peers)"
-[ "$fails" -eq 0 ]
+passed "accuracy of the peers checked (peers: $peers)"

@@ -12,10 +12,8 @@ set -u
 RBDIFF=$1
 SRC=$2
 TMP=$3
-rm -rf "$TMP"
-mkdir -p "$TMP"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
+scratch "$TMP"
 arm="$SRC/tests/catalog/inputs/nonphysical_arm.urdf"
 cd "$TMP" || exit 1
 
@@ -70,5 +68,4 @@ for p in ${RBD_PEERS_EXPECTED:-}; do
     grep -q "/ $p\.[A-Za-z_]* = " out || fail "no ratio of the choice to $p"
 done
 
-[ $fails -eq 0 ] && echo "advise: all checks passed"
-exit $((fails > 0))
+passed "advise: all checks passed"

@@ -9,10 +9,8 @@ set -u
 RBDIFF=$1
 SRC=$2
 TMP=$3
-rm -rf "$TMP"
-mkdir -p "$TMP"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
+scratch "$TMP"
 
 spec='autotree:N=5,bf=1,skew=0.7,taper=0.9'
 printf 'q 0.1 -0.2 0.3 0.4 -0.5\nv 0.3 0.1 -0.2 0.5 0.7\na 0.2 -0.1 0.4 -0.3 0.6\n' >"$TMP/t.state"
@@ -50,5 +48,4 @@ grep -qF "$TMP/nodir" "$TMP/err" || fail "no message naming the path"
 [ $? = 2 ] || fail "export without a spec: want status 2"
 ls "$TMP" | grep -q '\.tmp' && fail "a temporary file was left behind"
 
-[ "$fails" -eq 0 ] && echo "export checks passed"
-[ "$fails" -eq 0 ]
+passed "export checks passed"

@@ -9,10 +9,8 @@
 # Usage: history.sh RBDIFF SOURCE_DIR TMPDIR
 set -u
 RBDIFF=$1 SRC=$2 TMP=$3
-rm -rf "$TMP"
-mkdir -p "$TMP"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
+scratch "$TMP"
 H="python3 $SRC/scripts/history.py"
 cp "$RBDIFF" "$TMP/copy"
 "$RBDIFF" pair --build old="$TMP/copy" --build new="$RBDIFF" --reference new --methods idsva,rnea --N 5 --rounds 4 \
@@ -96,5 +94,4 @@ st=$?; [ $st -eq 2 ] && grep -q "bad.tsv: line 1: no column label" "$TMP/e2" || 
 $H add-sweep --results "$TMP/nonexistent" --kind run --history "$TMP/hist" >/dev/null 2>"$TMP/e3"
 st=$?; [ $st -eq 2 ] || fail "add-sweep of a missing directory: exit $st"
 [ "$(ls "$TMP/hist/runs" | wc -l)" -eq "$n0" ] || fail "a refused add wrote a file"
-[ $fails -eq 0 ] && echo "all history checks passed"
-exit $((fails > 0))
+passed "all history checks passed"

@@ -8,11 +8,9 @@
 set -u
 RBDIFF=$1
 TMP=$2
-rm -rf "$TMP"
-mkdir -p "$TMP"
-fails=0
+. "$(dirname "$0")/lib.sh"
+scratch "$TMP"
 n=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 check() { n=$((n + 1)); if ! eval "$1"; then fail "$2"; fi; }
 
 # Every registered method and the base algorithms, 5 small models: a few

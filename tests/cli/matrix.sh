@@ -11,10 +11,8 @@
 set -u
 SRC=$1
 TMP=$2
-rm -rf "$TMP"
-mkdir -p "$TMP/table3/native" "$TMP/table3/x86-64"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
+scratch "$TMP" "$TMP/table3/native" "$TMP/table3/x86-64"
 printf 'gcc-12-native\tgcc-12\t12.2.0\tnative\t-march=native\tok\n' >"$TMP/builds.tsv"
 printf 'clang-14-native\tclang-14\t14.0.6\tnative\t-march=native\tok\n' >>"$TMP/builds.tsv"
 printf 'gcc-12-x86-64\tgcc-12\t12.2.0\tx86-64\t-march=x86-64\tok\n' >>"$TMP/builds.tsv"
@@ -94,5 +92,4 @@ mkdir -p "$TMP/bad" && cp "$TMP/bad.tsv" "$TMP/bad/builds.tsv"
 "$SRC/scripts/matrix-table" "$TMP/bad" >/dev/null 2>"$TMP/bad.err"
 st=$?
 { [ $st -eq 2 ] && grep -q 'builds.tsv:1: 3 fields, want 6' "$TMP/bad.err"; } || { fail "malformed builds.tsv: exit $st"; cat "$TMP/bad.err"; }
-[ "$fails" -eq 0 ] && echo "matrix-table checks passed"
-[ "$fails" -eq 0 ]
+passed "matrix-table checks passed"

@@ -9,10 +9,8 @@
 set -u
 RBDIFF=$1
 TMP=$2
-rm -rf "$TMP"
-mkdir -p "$TMP"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
+scratch "$TMP"
 args=(--methods idsva,rneacr --base no --bf 1 --batches 3 --batch-ms 0.3 --warmup-ms 0.5 --counters no)
 
 "$RBDIFF" sweep "${args[@]}" --N 2,3 --out "$TMP/a" >/dev/null 2>"$TMP/err" || { fail "sweep"; cat "$TMP/err"; }
@@ -62,5 +60,4 @@ grep -q "samples.csv.gz: not a readable gzip file" "$TMP/err" || fail "a cut sam
 st=$?
 [ $st -eq 2 ] && grep -qF "$TMP/nosuch: no such directory" "$TMP/err" || fail "pack of a missing directory: status $st, $(cat "$TMP/err")"
 
-[ $fails -eq 0 ] && echo "pack: all checks passed"
-exit $((fails > 0))
+passed "pack: all checks passed"

@@ -11,10 +11,8 @@
 set -u
 RBDIFF=$1
 TMP=$2
-rm -rf "$TMP"
-mkdir -p "$TMP"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
+scratch "$TMP"
 quick=(--batches 3 --batch-ms 1 --warmup-ms 1 --counters no)
 
 # ---- no peer built
@@ -63,5 +61,4 @@ for p in ${RBD_PEERS_EXPECTED:-}; do
     "$RBDIFF" anchors "$TMP/s.$p" >/dev/null 2>&1 || fail "anchors on a run with $p failed"
     grep -qF "measured live" "$TMP/s.$p/vs-${p%@*}.md" || fail "vs-${p%@*}.md is not the live table"
 done
-[ "$fails" -eq 0 ] && echo "peers checks passed (live: ${RBD_PEERS_EXPECTED:-none})"
-exit "$fails"
+passed "peers checks passed (live: ${RBD_PEERS_EXPECTED:-none})"

@@ -9,10 +9,8 @@
 set -u
 RBDIFF=$1
 TMP=$2
-rm -rf "$TMP"
-mkdir -p "$TMP"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
+scratch "$TMP"
 "$RBDIFF" sweep --methods idsva,idsva-body,pin26,fdsva,pin26-fd,fdsva-aza,fdsva-dmm,dgemm --base no --N 2,5,9 --bf 1,2 \
     --so-methods idsva-so,id2-fd,id2-cs,fdsva-so,fd2-fd \
     --batches 5 --batch-ms 0.3 --warmup-ms 0.5 --counters no --peers none --out "$TMP/r" >/dev/null 2>"$TMP/err" ||
@@ -68,5 +66,4 @@ grep -q "best rate of OpenBLAS dgemm in this run (.* GFLOP/s at n = [0-9]" "$TMP
 # fig3 (idsva-body), fig4 (pin26), fig6 (pin26-fd), fig7 (fdsva-dmm), so_id_speedup (id2-fd, id2-cs),
 # so_fd_speedup (fd2-fd): 3 N x 2 bf each
 [ "$checked" -eq 42 ] || fail "compared $checked plotted ratios with the table, expected 42"
-[ "$fails" -eq 0 ] && echo "plot ratio checks passed ($checked ratios)"
-[ "$fails" -eq 0 ]
+passed "plot ratio checks passed ($checked ratios)"

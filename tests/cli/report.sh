@@ -10,10 +10,8 @@ set -u
 RBDIFF=$1
 TMP=$2
 here=$(cd "$(dirname "$0")" && pwd)
-rm -rf "$TMP"
-mkdir -p "$TMP"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
+scratch "$TMP"
 "$here/../data/make-synthetic-results.sh" "$TMP/synth"
 T=$'\t'
 cat >"$TMP/claims.tsv" <<CLAIMS
@@ -68,5 +66,4 @@ check "| reordered |" "| reproduced: 11.3 against the paper's 11.2"
 printf 'fig2\ts\tratio\ta\tb\tN=1\t2\t1\tc\t-\n' >"$TMP/nohdr.tsv"
 if "$RBDIFF" report "$TMP/synth" --claims "$TMP/nohdr.tsv" >/dev/null 2>"$TMP/err"; then fail "a claims file without its header passed"; fi
 grep -qF "nohdr.tsv:1:1: column 'fig2' is not a claims column" "$TMP/err" || { fail "no-header message"; cat "$TMP/err"; }
-[ "$fails" -eq 0 ] && echo "report checks passed"
-[ "$fails" -eq 0 ]
+passed "report checks passed"

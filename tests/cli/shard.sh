@@ -8,10 +8,8 @@
 set -u
 RBDIFF=$1
 TMP=$2
-rm -rf "$TMP"
-mkdir -p "$TMP"
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/lib.sh"
+scratch "$TMP"
 args=(--methods idsva,rneacr,rnea --base no --N 2,3,4 --bf 1,2 --batches 3 --batch-ms 0.3 --warmup-ms 0.5
       --counters no --crossover "idsva rneacr" --crossover-range 2:4)
 # cells: method x model (sorted), and the crossover keys
@@ -67,5 +65,4 @@ grep -q "use --force" "$TMP/err" || fail "no --force hint: $(cat "$TMP/err")"
 "$RBDIFF" merge --force "$TMP/mixed" "$TMP/s1" "$TMP/other" >/dev/null 2>&1 || fail "merge --force failed"
 "$RBDIFF" sweep "${args[@]}" --shard 4/3 --out "$TMP/bad" >/dev/null 2>"$TMP/err"
 [ $? -eq 2 ] || fail "--shard 4/3 was not a usage error"
-[ "$fails" -eq 0 ] && echo "shard checks passed"
-[ "$fails" -eq 0 ]
+passed "shard checks passed"

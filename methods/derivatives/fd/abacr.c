@@ -213,16 +213,18 @@ static void ancestor_inertia(ab_ws *w, int k, double dIa[36], double dpa[6])
 
 /* Passes 2 and 3 are inlined into tangent_column, the one function they
  * were split from: as calls they cost abacr measurable time in paired
- * rounds (methods/README.md). */
+ * rounds.  The column's mark st and seed axis S_j come in as arguments,
+ * as they were locals of that one function: re-read in each pass (w->stamp
+ * after the stores through the unsigned marks, which may alias it) they
+ * cost abacr 0.6% more instructions (methods/README.md, issue 28). */
 
 /* Pass 2 of the seed's subtree (a tau seed: its body b alone), leaves
  * first: d pa of each body carried to its parent, and at b the terms of
  * d Xup (a q seed) that reach the ancestors. */
-static inline __attribute__((always_inline)) void pass2_subtree(ab_ws *w, int kind, int j, int b, int e)
+static inline __attribute__((always_inline)) void pass2_subtree(ab_ws *w, int kind, int j, int b, int e, const double *Sj)
 {
     const rbd_model *m = w->m;
     const rbd_data *d = w->d;
-    const double *Sj = m->S + 6 * j;
     for (int k = kind == SEED_TAU ? b : e - 1; k >= b; k--) {
         const int v0 = m->idx_v[k], n = m->nv_of[k], p = m->parent[k];
         joint_du(w, k, kind, j);
@@ -261,11 +263,10 @@ static inline __attribute__((always_inline)) void pass2_subtree(ab_ws *w, int ki
 
 /* Pass 2 of the ancestors of b, up to the root: their d u, and with a q
  * seed their d IA (ancestor_inertia), carried to each parent. */
-static inline __attribute__((always_inline)) void pass2_ancestors(ab_ws *w, int kind, int j, int b)
+static inline __attribute__((always_inline)) void pass2_ancestors(ab_ws *w, int kind, int j, int b, unsigned st)
 {
     const rbd_model *m = w->m;
     const rbd_data *d = w->d;
-    const unsigned st = w->stamp;
     for (int k = m->parent[b]; k >= 0; k = m->parent[k]) {
         const int v0 = m->idx_v[k], n = m->nv_of[k], p = m->parent[k];
         w->aff[k] = st;
@@ -292,12 +293,10 @@ static inline __attribute__((always_inline)) void pass2_ancestors(ab_ws *w, int 
 
 /* Pass 3, root to leaves: d a and d qdd of every body the seed reaches
  * (zero elsewhere) into col. */
-static void pass3(ab_ws *w, int kind, int j, int b, double *col)
+static inline __attribute__((always_inline)) void pass3(ab_ws *w, int kind, int b, const double *Sj, unsigned st, double *col)
 {
     const rbd_model *m = w->m;
     const rbd_data *d = w->d;
-    const double *Sj = m->S + 6 * j;
-    const unsigned st = w->stamp;
     for (int k = 0; k < m->nb; k++) {
         const int v0 = m->idx_v[k], n = m->nv_of[k], p = m->parent[k];
         const int have = p >= 0 && w->nz[p] == st, isaff = w->aff[k] == st, seed = kind == SEED_Q && k == b;
@@ -334,7 +333,7 @@ static void pass3(ab_ws *w, int kind, int j, int b, double *col)
 
 /* Column j of the derivative w.r.t. the seed (kind, j) into col: pass 1
  * over the seed's subtree, then passes 2 and 3. */
-RBD_HOT static void tangent_column(ab_ws *w, int kind, int j, double *col)
+RBD_HOT_ENTRY static void tangent_column(ab_ws *w, int kind, int j, double *col)
 {
     const rbd_model *m = w->m;
     const int b = m->dof_body[j], e = m->subtree_end[b];
@@ -357,9 +356,9 @@ RBD_HOT static void tangent_column(ab_ws *w, int kind, int j, double *col)
             w->aff[k] = st;
         }
     }
-    pass2_subtree(w, kind, j, b, e);
-    pass2_ancestors(w, kind, j, b);
-    pass3(w, kind, j, b, col);
+    pass2_subtree(w, kind, j, b, e, Sj);
+    pass2_ancestors(w, kind, j, b, st);
+    pass3(w, kind, b, Sj, st, col);
 }
 
 static int ab_eval(void *p, const rbd_state *x, rbd_derivs *out)

@@ -1,5 +1,6 @@
 /* Alg. 1 lines 1-11 of the IDSVA paper in ground coordinates (see id_ground.h). */
 #include <math.h>
+#include <string.h>
 #include "derivatives/id/id_ground.h"
 #include "model/joint.h"
 #include "model/hot.h"
@@ -8,7 +9,8 @@ void rbd_idg_carve(rbd_idg *w, rbd_arena *a, const rbd_model *m)
 {
     const size_t nb = (size_t)m->nb, nv = (size_t)m->nv;
     w->nb = m->nb; w->nv = m->nv;
-    w->fast = rbd_arena_take(a, nb);
+    w->axis = rbd_arena_take(a, nb);
+    w->tree_flat = rbd_arena_take(a, nb);
     w->X0 = rbd_arena_take(a, nb * sizeof *w->X0);
     w->v = rbd_arena_take(a, nb * sizeof *w->v);
     w->a = rbd_arena_take(a, nb * sizeof *w->a);
@@ -22,10 +24,44 @@ void rbd_idg_carve(rbd_idg *w, rbd_arena *a, const rbd_model *m)
     w->fC = rbd_arena_take(a, nb * sizeof *w->fC);
 }
 
+/* The per-model plan of the forward pass: each body's joint axis e_k when the
+ * joint turns about a coordinate axis of its frame (-1 otherwise), and
+ * whether its Xtree has no rotation (then composing it is a translation). */
 void rbd_idg_setup(rbd_idg *w, const rbd_model *m)
 {
-    for (int i = 0; i < m->nb; i++)
-        w->fast[i] = rbd_joint_is_rot1(m->joint[i].type) && m->joint[i].axis_id == 2;
+    static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    for (int i = 0; i < m->nb; i++) {
+        w->axis[i] = (signed char)(rbd_joint_is_rot1(m->joint[i].type) ? m->joint[i].axis_id : -1);
+        w->tree_flat[i] = memcmp(m->Xtree[i].E, I3, sizeof I3) == 0;
+    }
+}
+
+/* Y = Xtree X0_parent, the translation alone when Xtree has no rotation
+ * (bit for bit the general product: the identity's products are exact). */
+static inline void tree_to_ground(const sp_xform *Xt, int flat, const sp_xform *X0p, sp_xform *Y)
+{
+    if (!flat) {
+        sp_xform_compose(Xt, X0p, Y);
+        return;
+    }
+    double t[3];
+    sp_mat3T_vec(X0p->E, Xt->r, t);
+    for (int k = 0; k < 9; k++) Y->E[k] = X0p->E[k];
+    for (int k = 0; k < 3; k++) Y->r[k] = X0p->r[k] + t[k];
+}
+
+/* X0 = rot_k(q) Y for a joint about e_k (E = rot_k^T as joint_tpl.h's
+ * jcalc_rot): rows u, w = k + 1, k + 2 (mod 3) of Y's E turn, row k stays,
+ * and the translation is Y's (X_J has none). */
+static inline void turn_about_axis(int k, double c, double s, const sp_xform *Y, sp_xform *X)
+{
+    const int u = k == 2 ? 0 : k + 1, v = u == 2 ? 0 : u + 1;
+    for (int e = 0; e < 3; e++) {
+        X->E[3 * u + e] = c * Y->E[3 * u + e] + s * Y->E[3 * v + e];
+        X->E[3 * v + e] = c * Y->E[3 * v + e] - s * Y->E[3 * u + e];
+        X->E[3 * k + e] = Y->E[3 * k + e];
+        X->r[e] = Y->r[e];
+    }
 }
 
 /* Line 8, I_0 = X^T I X, using the symmetry of Ib: only the upper triangle
@@ -50,7 +86,7 @@ static inline void inertia_to_ground(const sp_xform *X, const sp_inertia *IB, sp
     for (int k = 0; k < 3; k++) IA->h[k] = hA[k];
 }
 
-/* Lines 1-11, with cos, sin of the joints about z from cs when given (inline
+/* Lines 1-11, with cos, sin of the joints about an axis from cs when given (inline
  * with constant arguments: two copies, no per-body test of a run-time
  * flag). */
 RBD_HOT static inline void forward(const rbd_model *m, rbd_idg *w, const double *q, const double (*cs)[2], const double *qd,
@@ -61,23 +97,19 @@ RBD_HOT static inline void forward(const rbd_model *m, rbd_idg *w, const double 
         const int p = m->parent[i], j0 = m->idx_v[i], n = m->nv_of[i];
         const double *vp = p >= 0 ? w->v[p] : zero, *ap = p >= 0 ? w->a[p] : m->a0;   /* line 1 */
         sp_xform *X = &w->X0[i];
-        if (w->fast[i]) {
-            /* X0 = rotz(q) (Xtree X0_parent): only rows 0 and 1 of E turn, and
-             * S = e_z in ground is row 2 of E, independent of q_i. */
+        const int k = w->axis[i];
+        if (k >= 0) {
+            /* X0 = rot_k(q) (Xtree X0_parent): only rows u, w of E turn, and
+             * S = e_k in ground is row k of E, independent of q_i. */
             sp_xform Y;
-            if (p >= 0) sp_xform_compose(&m->Xtree[i], &w->X0[p], &Y);
+            if (p >= 0) tree_to_ground(&m->Xtree[i], w->tree_flat[i], &w->X0[p], &Y);
             else Y = m->Xtree[i];
             double c, s;
             if (cs) { c = cs[i][0]; s = cs[i][1]; }
             else sp_joint_cos_sin(&m->joint[i], q + m->idx_q[i], &c, &s);
-            for (int k = 0; k < 3; k++) {
-                X->E[k] = c * Y.E[k] + s * Y.E[3 + k];
-                X->E[3 + k] = c * Y.E[3 + k] - s * Y.E[k];
-                X->E[6 + k] = Y.E[6 + k];
-                X->r[k] = Y.r[k];
-            }
+            turn_about_axis(k, c, s, &Y, X);
             double *S = w->S[j0];
-            S[0] = Y.E[6]; S[1] = Y.E[7]; S[2] = Y.E[8];
+            S[0] = Y.E[3 * k]; S[1] = Y.E[3 * k + 1]; S[2] = Y.E[3 * k + 2];
             sp_cross3(X->r, S, S + 3);
         } else {
             sp_xform XJ, Xup;

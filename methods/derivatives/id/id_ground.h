@@ -20,7 +20,8 @@
 
 typedef struct rbd_idg {
     int nb, nv;
-    unsigned char *fast;            /* [nb] revolute about local z: S = e_z      */
+    signed char *axis;              /* [nb] k of a joint about e_k (S = e_k), or -1 */
+    unsigned char *tree_flat;       /* [nb] Xtree without rotation               */
     sp_xform *X0;                   /* [nb] ground -> body                        */
     double (*v)[6], (*a)[6];        /* [nb] ground-frame velocity, acceleration   */
     /* per dof: S, Psi_dot (eq. 31), Psi_ddot (eq. 31), S_dot + Psi_dot          */
