@@ -35,9 +35,15 @@ typedef struct fdc_ws fdc_ws;
  * the forces of each column's ancestor rows on the parent body. */
 typedef enum { TAKES_DID, TAKES_TVECS, TAKES_FORCES } fdc_takes;
 
+/* The products, each a function below; rbd_fdc_eval calls them by a
+ * switch, not through pointers, so that they and the passes are compiled
+ * into it as the one function they were split from: direct calls, no
+ * indirect call per evaluation. */
+typedef enum { P_DGEMM, P_LOOP, P_SPARSE, P_AZA, P_FACTORED, P_AZA_TVECS, P_AZA_FORCES } fdc_product_id;
+
 typedef struct {
     fdc_takes takes;
-    void (*run)(fdc_ws *w, const double *Mi, rbd_derivs *out);
+    fdc_product_id id;
 } fdc_product;
 
 struct fdc_ws {
@@ -45,7 +51,7 @@ struct fdc_ws {
     const rbd_fd_compose *c;
     void *idws;
     rbd_minv_kind minv;
-    int (*passes)(fdc_ws *w, const rbd_state *x, rbd_derivs *out);
+    rbd_fd_pass pass;           /* which passes: body_passes, shared_passes or ground_passes */
     const fdc_product *product;
     rbd_combine combine;        /* the product's kind, fdsva's switch resolved */
     rbd_data *d, *dm;           /* ABA's (and the analytic M^-1's) scratch; another M^-1's */
@@ -162,11 +168,32 @@ static void aza_forces_product(fdc_ws *w, const double *Mi, rbd_derivs *out)
     rbd_aza_solve_forces(w->m, w->d, w->aza, w->G + nn, (const double (*)[6])(w->F + n), out->dqdd_dv);
 }
 
-static const fdc_product dgemm = { TAKES_DID, dgemm_product }, loop = { TAKES_DID, loop_product },
-                         sparse = { TAKES_DID, sparse_product }, aza = { TAKES_DID, aza_product },
-                         factored = { TAKES_TVECS, factored_product },
-                         aza_tvecs = { TAKES_TVECS, aza_tvecs_product },
-                         aza_forces = { TAKES_FORCES, aza_forces_product };
+static const fdc_product dgemm = { TAKES_DID, P_DGEMM }, loop = { TAKES_DID, P_LOOP },
+                         sparse = { TAKES_DID, P_SPARSE }, aza = { TAKES_DID, P_AZA },
+                         factored = { TAKES_TVECS, P_FACTORED }, aza_tvecs = { TAKES_TVECS, P_AZA_TVECS },
+                         aza_forces = { TAKES_FORCES, P_AZA_FORCES };
+
+static int passes(fdc_ws *w, const rbd_state *x, rbd_derivs *out)
+{
+    switch (w->pass) {
+    case RBD_PASS_GROUND: return ground_passes(w, x, out);
+    case RBD_PASS_SHARED: return shared_passes(w, x, out);
+    default: return body_passes(w, x, out);
+    }
+}
+
+static void product(fdc_ws *w, const double *Mi, rbd_derivs *out)
+{
+    switch (w->product->id) {
+    case P_DGEMM: dgemm_product(w, Mi, out); break;
+    case P_LOOP: loop_product(w, Mi, out); break;
+    case P_SPARSE: sparse_product(w, Mi, out); break;
+    case P_AZA: aza_product(w, Mi, out); break;
+    case P_FACTORED: factored_product(w, Mi, out); break;
+    case P_AZA_TVECS: aza_tvecs_product(w, Mi, out); break;
+    case P_AZA_FORCES: aza_forces_product(w, Mi, out); break;
+    }
+}
 
 int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
 {
@@ -175,8 +202,8 @@ int rbd_fdc_eval(void *p, const rbd_state *x, rbd_derivs *out)
         !out->dqdd_dtau)
         return rbd_fail(RBD_EINVAL, "%s: null workspace, state vector or output buffer",
                         w ? w->c->self->name : "fd-compose");
-    int rc = w->passes(w, x, out);
-    if (!rc) w->product->run(w, out->dqdd_dtau, out);
+    int rc = passes(w, x, out);
+    if (!rc) product(w, out->dqdd_dtau, out);
     return rc;
 }
 
@@ -288,7 +315,7 @@ int rbd_fdc_init(const rbd_fd_compose *c, const rbd_model *m, const rbd_options 
     w->product = product;
     w->combine = k;
     w->rows = rows;
-    w->passes = pass == RBD_PASS_GROUND ? ground_passes : pass == RBD_PASS_SHARED ? shared_passes : body_passes;
+    w->pass = pass;
     if ((rc = open_parts(w, o, pass))) { rbd_fdc_fini(w); return rc; }
     *out = w;
     return RBD_OK;
