@@ -22,6 +22,24 @@ static inline int axis_of(const rbd_model *m, int i)
     return rbd_joint_is_rot1(m->joint[i].type) ? m->joint[i].axis_id : -1;
 }
 
+/* a when column l of S_i is the unit vector e_a of the spatial basis [ang; lin]
+ * (model.c's S: a revolute or prismatic joint about a coordinate axis, every
+ * column of a spherical or free-flyer joint), else -1.  Then Ic S is column a
+ * of Ic and S^T F row a of F: picks where the general forms take 36 and 6
+ * multiplications per column (Pinocchio's ConstraintIdentity does the same). */
+static inline int unit_row(const rbd_model *m, int i, int l)
+{
+    const rbd_joint *jt = &m->joint[i];
+    switch (jt->type) {
+    case RBD_JOINT_REVOLUTE:
+    case RBD_JOINT_CONTINUOUS: return jt->axis_id;
+    case RBD_JOINT_PRISMATIC: return jt->axis_id >= 0 ? 3 + jt->axis_id : -1;
+    case RBD_JOINT_SPHERICAL: return l;
+    case RBD_JOINT_FREEFLYER: return l < 3 ? 3 + l : l - 3;   /* v = [lin; ang] */
+    default: return -1;
+    }
+}
+
 /* TURN_U, TURN_W: E^T x where E turns only the plane (u, w) (turned.h) */
 
 /* I_p += X^T I X for such an X (spatial_tpl.h's inertia_to_parent with E^T B E
@@ -48,6 +66,31 @@ static inline void inertia_add_turned(int k, int u, int w, double c, double s, c
         for (int j = 0; j < 3; j++)
             Ip->Ib[3 * i + j] += R[3 * i + j] - ((y[i] * r[j] - (i == j ? ry : 0)) + (r[i] * hA[j] - (i == j ? hr : 0)));
     Ip->m += IB->m;
+    for (int i = 0; i < 3; i++) Ip->h[i] += hA[i];
+}
+
+/* I_p += X^T I X for a general X (spatial_tpl.h's inertia_to_parent): with
+ * y = E^T h, h_p += y + m r, and Ib_p += E^T Ib E - (y r^T + r y^T + m r r^T)
+ * + (2 r.y + m r.r) 1, every term symmetric, so formed for i <= j and added
+ * to both triangles (E^T (Ib E) 45 multiplications where the full 3x3
+ * congruence takes 54; no temporary inertia, no separate add) */
+static inline void inertia_add_general(const sp_xform *X, const sp_inertia *IB, sp_inertia *Ip)
+{
+    const double *E = X->E, *r = X->r, *B = IB->Ib, *h = IB->h, m = IB->m;
+    double y[3], hA[3], t[9];
+    for (int i = 0; i < 3; i++) y[i] = E[i] * h[0] + E[3 + i] * h[1] + E[6 + i] * h[2];
+    for (int i = 0; i < 3; i++) hA[i] = y[i] + m * r[i];
+    for (int a = 0; a < 3; a++)                         /* t = Ib E */
+        for (int j = 0; j < 3; j++) t[3 * a + j] = B[3 * a] * E[j] + B[3 * a + 1] * E[3 + j] + B[3 * a + 2] * E[6 + j];
+    const double d = sp_dot3(r, y) + sp_dot3(hA, r);    /* ax bx = b a^T - (a.b) 1 */
+    for (int i = 0; i < 3; i++)
+        for (int j = i; j < 3; j++) {
+            const double x = E[i] * t[j] + E[3 + i] * t[3 + j] + E[6 + i] * t[6 + j] -
+                             (y[i] * r[j] + r[i] * hA[j]) + (i == j ? d : 0);
+            Ip->Ib[3 * i + j] += x;
+            if (j != i) Ip->Ib[3 * j + i] += x;
+        }
+    Ip->m += m;
     for (int i = 0; i < 3; i++) Ip->h[i] += hA[i];
 }
 
@@ -124,12 +167,12 @@ static inline void col_and_row(int c, int ve, size_t ld, const double *restrict 
  * the right of the diagonal (M(c, c'), c' in the subtree, is M(c', c)).
  * The rows of column c above its own joint's dofs are its ancestors',
  * written when they come (later: leaves first). */
-static inline void write_related(const rbd_model *m, int j, int ve, double *const F[6], double *M)
+static inline void write_related(const rbd_model *m, int j, int ve, const int unit[6], double *const F[6], double *M)
 {
-    const int w0 = m->idx_v[j], n = m->nv_of[j], k = axis_of(m, j);
+    const int w0 = m->idx_v[j], n = m->nv_of[j];
     const size_t ld = (size_t)m->nv;
     for (int l = 0; l < n; l++) {
-        const int c = w0 + l;
+        const int c = w0 + l, k = unit[l];
         double *col = M + ld * c;
         if (k >= 0) {
             col_and_row(c, ve, ld, F[k], M);
@@ -141,10 +184,10 @@ static inline void write_related(const rbd_model *m, int j, int ve, double *cons
 }
 
 /* write_related, and each column's unrelated rows zeroed: M written once */
-static void write_columns(const rbd_model *m, int j, int ve, double *const F[6], double *M)
+static void write_columns(const rbd_model *m, int j, int ve, const int unit[6], double *const F[6], double *M)
 {
     const int w0 = m->idx_v[j], n = m->nv_of[j], nv = m->nv;
-    write_related(m, j, ve, F, M);
+    write_related(m, j, ve, unit, F, M);
     for (int c = w0; c < w0 + n; c++) {
         double *col = M + (size_t)nv * c;
         zero_unrelated_above(m, c, col);
@@ -152,14 +195,18 @@ static void write_columns(const rbd_model *m, int j, int ve, double *const F[6],
     }
 }
 
-/* f = Ic e_a = [Ib(:, a); -h x e_a], a copy per axis (constant indices) */
+/* f = Ic e_a: for a < 3 [Ib(:, a); -h x e_a], for a = 3 + k [h x e_k; m e_k]
+ * (spatial_tpl.h's inertia_motion with one unit entry), a copy per row */
 static inline void force_column_axis(const sp_inertia *Ic, int a, double f[6])
 {
-    const double *B = Ic->Ib, *h = Ic->h;
+    const double *B = Ic->Ib, *h = Ic->h, m = Ic->m;
     switch (a) {
     case 0: f[0] = B[0]; f[1] = B[3]; f[2] = B[6]; f[3] = 0; f[4] = -h[2]; f[5] = h[1]; break;
     case 1: f[0] = B[1]; f[1] = B[4]; f[2] = B[7]; f[3] = h[2]; f[4] = 0; f[5] = -h[0]; break;
-    default: f[0] = B[2]; f[1] = B[5]; f[2] = B[8]; f[3] = -h[1]; f[4] = h[0]; f[5] = 0;
+    case 2: f[0] = B[2]; f[1] = B[5]; f[2] = B[8]; f[3] = -h[1]; f[4] = h[0]; f[5] = 0; break;
+    case 3: f[0] = 0; f[1] = h[2]; f[2] = -h[1]; f[3] = m; f[4] = 0; f[5] = 0; break;
+    case 4: f[0] = -h[2]; f[1] = 0; f[2] = h[0]; f[3] = 0; f[4] = m; f[5] = 0; break;
+    default: f[0] = h[1]; f[1] = -h[0]; f[2] = 0; f[3] = 0; f[4] = 0; f[5] = m;
     }
 }
 
@@ -210,11 +257,7 @@ static void composite_inertias(const rbd_model *m, rbd_data *d)
         case 0: inertia_add_turned(0, 1, 2, X->E[4], X->E[5], X->r, &d->Ic[i], &d->Ic[p]); break;
         case 1: inertia_add_turned(1, 2, 0, X->E[8], X->E[6], X->r, &d->Ic[i], &d->Ic[p]); break;
         case 2: inertia_add_turned(2, 0, 1, X->E[0], X->E[1], X->r, &d->Ic[i], &d->Ic[p]); break;
-        default: {
-            sp_inertia t;
-            sp_inertia_to_parent(X, &d->Ic[i], &t);
-            sp_inertia_add(&d->Ic[p], &t);
-        }
+        default: inertia_add_general(X, &d->Ic[i], &d->Ic[p]);
         }
     }
 }
@@ -253,10 +296,12 @@ int rbd_crba(const rbd_model *m, rbd_data *d, const double *q, double *M)
     const int cleared = nv > 0 && m->dof_run0[nv - 1] != 0;
     if (cleared) memset(M, 0, sizeof(double) * (size_t)nv * (size_t)nv);
     for (int j = nb - 1; j >= 0; j--) {
-        const int w0 = m->idx_v[j], n = m->nv_of[j], a = axis_of(m, j);
+        const int w0 = m->idx_v[j], n = m->nv_of[j];
         const int ve = m->subtree_end_v[j];
+        int unit[6];                                    /* unit_row of each column, once */
         for (int l = 0; l < n; l++) {
             double f[6];
+            const int a = unit[l] = unit_row(m, j, l);
             if (a >= 0) {
                 force_column_axis(&d->Ic[j], a, f);
             } else {
@@ -264,8 +309,8 @@ int rbd_crba(const rbd_model *m, rbd_data *d, const double *q, double *M)
             }
             for (int r = 0; r < 6; r++) F[r][w0 + l] = f[r];
         }
-        if (cleared) write_related(m, j, ve, F, M);
-        else write_columns(m, j, ve, F, M);
+        if (cleared) write_related(m, j, ve, unit, F, M);
+        else write_columns(m, j, ve, unit, F, M);
         if (m->parent[j] >= 0) carry(d, j, w0, ve, F);
     }
     return RBD_OK;

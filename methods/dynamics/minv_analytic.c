@@ -34,7 +34,8 @@
  * rbd_aba leaves them: they depend on q only).  A flat axis body
  * (rbd_data.axis_flat: a joint about e_k, Xtree without rotation) gets Xup
  * and IA_lambda(i) += Xup^T Ia Xup as plane rotations (turned.h); any other
- * joint about e_k its Xup as rows u, w of E_tree turned. */
+ * joint about e_k its Xup as rows u, w of E_tree turned and Ia carried with
+ * its zero row and column k left out (turned.h's sym6_axis_to_parent). */
 static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q)
 {
     const int nb = m->nb;
@@ -60,9 +61,21 @@ static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q
             return rbd_fail(RBD_ESINGULAR, "minv (analytic): joint '%s' (body '%s'): S^T IA S is singular at "
                             "this configuration: the mass matrix is singular", m->joint_name[i], m->body_name[i]);
         if (p < 0) continue;
+        const sp_xform *X = &d->Xup[i];
+        const int k = d->axis_flat[i] < 0 ? sp_aba_axis(m, i) : -1;
+        if (k >= 0) {                   /* a joint about e_k under a rotated Xtree: Ia = IA - y U^T formed where read */
+            const double *U = d->U[m->idx_v[i]];
+            double y[6];
+            for (int r = 0; r < 6; r++) y[r] = U[r] * Dinv[0];
+            switch (k) {
+            case 0: sym6_axis_to_parent(1, 2, X, d->IA[i], y, U, d->IA[p]); break;
+            case 1: sym6_axis_to_parent(2, 0, X, d->IA[i], y, U, d->IA[p]); break;
+            default: sym6_axis_to_parent(0, 1, X, d->IA[i], y, U, d->IA[p]);
+            }
+            continue;
+        }
         double UD[6][6], Ia[36];
         sp_aba_Ia(m, i, d->IA[i], (const double (*)[6])d->U, Dinv, UD, Ia);
-        const sp_xform *X = &d->Xup[i];
         switch (d->axis_flat[i]) {      /* constant plane indices in each copy */
         case 0: turned_sym6_to_parent(0, 1, 2, X->E[4], X->E[5], X->r, Ia, d->IA[p]); break;
         case 1: turned_sym6_to_parent(1, 2, 0, X->E[8], X->E[6], X->r, Ia, d->IA[p]); break;

@@ -112,4 +112,66 @@ static inline void turned_sym6_to_parent(int k, int u, int w, double c, double s
         }
 }
 
+/*
+ * acc += X^T Ia X for any X = (E, r) when body i's joint turns about e_k,
+ * with Ia = IA - y U^T, y = U D^-1 (RBDA eq. 7.42, one dof: U = IA e_k,
+ * D = U_k) formed entry by entry where it is read.  Ia S = 0, so row and
+ * column k of Ia are zero (to rounding) and are not read: E^T A11 E over
+ * rows and columns u, w of A11 (24 multiplications where the 3x3 congruence
+ * takes 54), E^T A12 E over its rows u, w (36 for 54), E^T A22 E formed for
+ * i <= j (45 for 54), and 19 entries of Ia for 36; then the translation as
+ * above.
+ */
+#define IA_(a, b) (IA[6 * (a) + (b)] - y[a] * U[b])
+static inline void sym6_axis_to_parent(int u, int w, const sp_xform *X, const double IA[36], const double y[6],
+                                       const double U[6], double acc[36])
+{
+    const double *E = X->E, *r = X->r;
+    double t[3][3], B11[3][3], B12[3][3], B22[3][3], C12[3][3];
+    const double auu = IA_(u, u), auw = IA_(u, w), aww = IA_(w, w);
+    for (int j = 0; j < 3; j++) {                       /* t = A11 E, rows u, w, over u, w */
+        t[0][j] = auu * E[3 * u + j] + auw * E[3 * w + j];
+        t[1][j] = auw * E[3 * u + j] + aww * E[3 * w + j];
+    }
+    for (int i = 0; i < 3; i++)
+        for (int j = i; j < 3; j++) B11[i][j] = E[3 * u + i] * t[0][j] + E[3 * w + i] * t[1][j];
+    const double au[3] = { IA_(u, 3), IA_(u, 4), IA_(u, 5) }, aw[3] = { IA_(w, 3), IA_(w, 4), IA_(w, 5) };
+    for (int j = 0; j < 3; j++) {                       /* t = A12 E, rows u, w */
+        t[0][j] = au[0] * E[j] + au[1] * E[3 + j] + au[2] * E[6 + j];
+        t[1][j] = aw[0] * E[j] + aw[1] * E[3 + j] + aw[2] * E[6 + j];
+    }
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) B12[i][j] = E[3 * u + i] * t[0][j] + E[3 * w + i] * t[1][j];
+    double a22[3][3];                                   /* A22, symmetric: upper formed */
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) a22[a][b] = b < a ? a22[b][a] : IA_(a + 3, b + 3);
+    for (int a = 0; a < 3; a++)                         /* t = A22 E */
+        for (int j = 0; j < 3; j++) t[a][j] = a22[a][0] * E[j] + a22[a][1] * E[3 + j] + a22[a][2] * E[6 + j];
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)                     /* B22 symmetric: j < i read from (j, i) */
+            B22[i][j] = j < i ? B22[j][i] : E[i] * t[0][j] + E[3 + i] * t[1][j] + E[6 + i] * t[2][j];
+    for (int j = 0; j < 3; j++) {                       /* C12(:, j) = B12(:, j) + r x B22(:, j) */
+        C12[0][j] = B12[0][j] + (r[1] * B22[2][j] - r[2] * B22[1][j]);
+        C12[1][j] = B12[1][j] + (r[2] * B22[0][j] - r[0] * B22[2][j]);
+        C12[2][j] = B12[2][j] + (r[0] * B22[1][j] - r[1] * B22[0][j]);
+    }
+    for (int a = 0; a < 3; a++)                         /* C11 = B11 - C12 rx + rx B12^T, a <= b */
+        for (int b = a; b < 3; b++) {
+            const int b1 = (b + 1) % 3, b2 = (b + 2) % 3, a1 = (a + 1) % 3, a2 = (a + 2) % 3;
+            const double x = B11[a][b] - (C12[a][b1] * r[b2] - C12[a][b2] * r[b1]) +
+                             (r[a1] * B12[b][a2] - r[a2] * B12[b][a1]);
+            acc[6 * a + b] += x;
+            if (b != a) acc[6 * b + a] += x;
+            acc[6 * (a + 3) + b + 3] += B22[a][b];
+            if (b != a) acc[6 * (b + 3) + a + 3] += B22[a][b];
+        }
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            acc[6 * a + b + 3] += C12[a][b];
+            acc[6 * (b + 3) + a] += C12[a][b];
+        }
+}
+
+#undef IA_
+
 #endif
