@@ -13,8 +13,8 @@
  * Required macros: T, SP(name), SPT(name) (see spatial_tpl.h); joint.h and
  * dynamics.h must be included first.  With RBD_ABA_TURNED (double only, after
  * turned.h) a joint about e_k gets Xup by plane rotations, and a flat axis
- * body (w->flat) carries its Ia to the parent as plane rotations too, as
- * minv_analytic.c's pass 2 does (the same bits, which M^-1 after ABA needs).
+ * body (w->flat) carries its Ia to the parent as plane rotations too, by
+ * the same congruence as minv_analytic.c's pass 2.
  */
 #include <tgmath.h>
 #include "model/hot.h"
