@@ -7,9 +7,11 @@
  * CodeGenRNEA, CodeGenABA, CodeGenMinv and CodeGenCRBA record Pinocchio's
  * algorithm on CppAD<CG<double>> scalars (the tape of one evaluation, with
  * the model's constants folded in), write it out as C and compile it into a
- * shared library.  That is set-up work, done once per model by
- * rbd_cg_generate (pinocchio_cg_gen.cpp, run by scripts/peers --codegen):
- * this file only opens the cached libraries.  load() finds them by the key
+ * shared library.  That is set-up work, done once per model by the
+ * generator (pinocchio_cg_gen.cpp, a binary of its own, run by
+ * scripts/codegen): this module only opens the cached libraries
+ * (pinocchio_cg_eval.cpp) and tells scripts/codegen which models have
+ * them (rbd_cg_cached).  load() finds them by the key
  * of the URDF it is given (cg_key: the file's bytes, Pinocchio's version, the
  * C compiler and its flags) and refuses a model with none, saying how to
  * generate it; the timed call is the user's call, the class's
@@ -82,7 +84,7 @@ void *load(const char *urdf, int njoint, const rbd_peer_joint *joint, int nq, in
         /* the same words for every model, so that a sweep says it once */
         say(err, errlen, "no generated code for this model under " + cache_root() +
             " (Pinocchio " PINOCCHIO_VERSION ", " + cg_cc() + " " + cg_flags() + "): scripts/codegen SPEC generates it "
-            "(scripts/peers --codegen: the default sweep's robots)");
+            "(no SPEC: the default sweep's robots)");
         return nullptr;
     }
     return pm.release();
@@ -107,7 +109,7 @@ void *bind(void *p, int func, int pool, const double *q, const double *v, const 
     try {
         std::unique_ptr<Ctx> c(new Ctx);
         c->pm = pm;
-        c->eval = make_eval(Func(func), pm->model, pm->dir + "/unused");
+        c->eval = make_eval(Func(func), pm->model.nq, pm->model.nv);
         c->eval->open(so);
         const int nq = pm->model.nq, nv = pm->model.nv;
         c->q.resize(nq, pool); c->v.resize(nv, pool); c->a.resize(nv, pool); c->tau.resize(nv, pool);
@@ -173,4 +175,24 @@ extern "C" __attribute__((visibility("default"))) const rbd_peer_api *rbd_peer_e
                 " (CppADCodeGen " + cg_cppadcg() + ", cached per model under " + cache_root() + "); " RBD_PEER_SOURCE;
     api.build = build.c_str();
     return &api;
+}
+
+/* Whether the model in `urdf` has its generated code in the cache (the key
+ * the module's load() looks for), for scripts/codegen, which builds and
+ * runs the generator only for the models that have none.  0 and one line
+ * ("pinocchio-cg: LABEL (nv N): cached in DIR"): cached; 3: not cached;
+ * 2: the URDF is unreadable or Pinocchio refuses it (one line on stderr). */
+extern "C" __attribute__((visibility("default"))) int rbd_cg_cached(const char *urdf, const char *label)
+{
+    std::string bytes, why;
+    Model model;
+    if (!read_file(urdf, bytes, why) || !build_model(urdf, model, why)) {
+        std::fprintf(stderr, "pinocchio-cg: %s: %s\n", urdf, why.c_str());
+        return 2;
+    }
+    const std::string dir = cache_root() + "/" + cg_key(bytes);
+    struct stat st;
+    if (stat((dir + "/status.txt").c_str(), &st)) return 3;
+    std::printf("pinocchio-cg: %s (nv %d): cached in %s\n", label, model.nv, dir.c_str());
+    return 0;
 }

@@ -1,9 +1,17 @@
 /*
- * What the three files of the pinocchio-cg peer share (pinocchio_cg.cpp:
- * the peer table; pinocchio_cg_model.cpp: the model, its joints and the
- * cache key; pinocchio_cg_gen.cpp: Pinocchio's CodeGen classes, the one
- * file that compiles them, since their templates on CppAD<CG<double>> take
- * minutes to compile).
+ * What the files of the pinocchio-cg peer share.  Two binaries, built
+ * apart (pinocchio_cg.cmake):
+ *   the peer module rbdpeer-pinocchio-cg@VERSION.so, which times the cached
+ *   libraries: pinocchio_cg.cpp (the peer table), pinocchio_cg_eval.cpp
+ *   (the classes' evalFunction around the generated code, CppADCodeGen's
+ *   loader only: seconds to compile) and pinocchio_cg_model.cpp (the model,
+ *   its joints, the cache key);
+ *   the generator pinocchio-cg-generator@VERSION.so, which writes them:
+ *   pinocchio_cg_gen.cpp (Pinocchio's CodeGen classes, whose templates on
+ *   CppAD<CG<double>> take minutes to compile) and pinocchio_cg_model.cpp
+ *   again, built only when a model's code is missing (scripts/codegen).
+ * Never one binary: the two compile Eigen's and Pinocchio's templates for
+ * other scalars and needs, and are kept from sharing one set of COMDATs.
  */
 #ifndef RBD_PINOCCHIO_CG_HPP
 #define RBD_PINOCCHIO_CG_HPP
@@ -29,6 +37,9 @@ enum Func { RNEA_DERIVS, ABA_DERIVS, RNEA, ABA, MINV, CRBA, NFUNC };
 extern const rbd_peer_func funcs[NFUNC];
 /* The library of each function in a model's cache folder: <lib_name>.so. */
 extern const char *const lib_name[NFUNC];
+/* The name the generated library stores each function under: the CodeGen
+ * classes' default function names. */
+extern const char *const cg_function[NFUNC];
 
 /* Our joint order in Pinocchio's, as pinocchio.cpp matches it
  * (pinocchio_joints.hpp). */
@@ -62,23 +73,18 @@ std::string cg_key(const std::string &urdf_bytes);
 std::string cache_root();
 std::string status_of(const std::string &dir, const char *lib);
 
-/* One CodeGen class of Pinocchio's, on one model (pinocchio_cg_gen.cpp). */
+/* One function's generated library, called as its CodeGen class's
+ * evalFunction calls it (pinocchio_cg_eval.cpp). */
 struct Eval {
     virtual ~Eval() = default;
     /* Opens a generated library as CodeGenBase::loadLib does. */
     virtual void open(const std::string &so) = 0;
-    /* initLib (record the tape) and compileLib (write C, compile it);
-     * seconds of each; the library is then lib_file(). */
-    virtual void generate(double &record_s, double &compile_s) = 0;
-    virtual std::string lib_file() const = 0;
     /* The user's call, evalFunction with the inputs its class takes. */
     virtual void call(const Col &q, const Col &v, const Col &a, const Col &tau) = 0;
     /* The outputs in rbdiff's numbering (peer_api.h, result()). */
     virtual void result(const std::vector<int> &of, double *vec, double *m0, double *m1, double *m2) = 0;
 };
-/* lib: the library's path without extension (Pinocchio appends
- * "_<model name>"). */
-std::unique_ptr<Eval> make_eval(Func f, const Model &m, const std::string &lib);
+std::unique_ptr<Eval> make_eval(Func f, int nq, int nv);
 
 } // namespace rbd_cg
 

@@ -1,9 +1,11 @@
 /*
- * pinocchio-cg: Pinocchio's CodeGen classes, used as their users use them
- * (pinocchio_cg.hpp), and rbd_cg_generate, which generates and compiles a
- * model's libraries into the cache.  The only file of the peer that
- * includes pinocchio/codegen: its templates on CppAD<CG<double>> are what
- * takes the module minutes to compile.
+ * pinocchio-cg's generator (pinocchio-cg-generator@VERSION.so, run by
+ * rbdpeer-cg-generate): rbd_cg_generate, which has Pinocchio's CodeGen
+ * classes record, write and compile a model's libraries into the cache, as
+ * their users do (initLib, compileLib).  The only file that includes
+ * pinocchio/codegen: its templates on CppAD<CG<double>> are minutes of
+ * compiling, which is why it is a binary of its own, built only when some
+ * model's code is missing (pinocchio_cg.hpp, scripts/codegen).
  */
 #include <pinocchio/codegen/cppadcg-algo.hpp>   /* first: it sets up Pinocchio for CppAD's scalars */
 
@@ -13,54 +15,37 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <cerrno>
+#include <cstring>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace rbd_cg {
 namespace {
-
-/* The classes' default function names, which the library stores the model under. */
-const char *const cg_function[NFUNC] = { "partial_rnea", "partial_aba", "rnea", "aba", "minv", "crba" };
-
-/* out[i + nv*j] = X(of[i], of[j]): user numbering, column-major. */
-template<typename M> void permute_out(const M &X, const std::vector<int> &of, double *out)
-{
-    const int n = (int)of.size();
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < n; i++) out[i + (size_t)n * j] = X(of[i], of[j]);
-}
-
-/* A triangle the class writes (i <= j), mirrored. */
-template<typename M> void upper_out(const M &X, const std::vector<int> &of, double *out)
-{
-    const int n = (int)of.size();
-    MatrixXd S = X.leftCols(n).template triangularView<Eigen::Upper>();
-    S.triangularView<Eigen::StrictlyLower>() = S.transpose();
-    permute_out(S, of, out);
-}
 
 double seconds_since(std::chrono::steady_clock::time_point t0)
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/* Eval over one CodeGen class CG computing F: the class's protected
- * outputs (the derivatives classes keep theirs protected) are read here. */
-template<class CG, Func F> struct EvalT final : Eval, CG {
+/* One CodeGen class of Pinocchio's on one model: record (initLib), then
+ * write and compile (compileLib's work, with the flags split). */
+struct Gen {
+    virtual ~Gen() = default;
+    /* Seconds of each; the library is then lib_file(). */
+    virtual void generate(double &record_s, double &compile_s) = 0;
+    virtual std::string lib_file() const = 0;
+};
+
+template<class CG, Func F> struct GenT final : Gen, CG {
     /* Only the code that is timed, the forward sweep evalFunction calls:
      * CodeGenRNEA and CodeGenABA also generate their Jacobian by default
      * (the other classes turn it off), which evalFunction never runs and
      * which was most of a cold generation (UR3: 66 of 88 s, the ABA
      * Jacobian's gcc); CppADCodeGen writes ForwardZero the same way
      * either way. */
-    EvalT(const Model &m, const std::string &lib) : CG(m, cg_function[F], lib) { this->build_jacobian = false; }
-
-    void open(const std::string &so) override
-    {
-        this->dynamicLib_ptr.reset(new CppAD::cg::LinuxDynamicLib<double>(so));
-        this->generatedFun_ptr = this->dynamicLib_ptr->model(this->function_name.c_str());
-        if (!this->generatedFun_ptr) throw std::runtime_error("no model " + this->function_name + " in it");
-    }
+    GenT(const Model &m, const std::string &lib) : CG(m, cg_function[F], lib) { this->build_jacobian = false; }
 
     void generate(double &record_s, double &compile_s) override
     {
@@ -91,31 +76,6 @@ template<class CG, Func F> struct EvalT final : Eval, CG {
     {
         return this->library_name + CppAD::cg::system::SystemInfo<>::DYNAMIC_LIB_EXTENSION;
     }
-
-    void call(const Col &q, const Col &v, const Col &a, const Col &tau) override
-    {
-        if constexpr (F == RNEA_DERIVS || F == RNEA) this->evalFunction(q, v, a);
-        else if constexpr (F == ABA_DERIVS || F == ABA) this->evalFunction(q, v, tau);
-        else this->evalFunction(q);
-    }
-
-    void result(const std::vector<int> &of, double *vec, double *m0, double *m1, double *m2) override
-    {
-        if constexpr (F == RNEA_DERIVS) {
-            permute_out(this->dtau_dq, of, m0);
-            permute_out(this->dtau_dv, of, m1);
-        } else if constexpr (F == ABA_DERIVS) {
-            permute_out(this->dddq_dq, of, m0);
-            permute_out(this->dddq_dv, of, m1);
-            permute_out(this->dddq_dtau, of, m2);
-        } else if constexpr (F == RNEA || F == ABA) {
-            for (size_t i = 0; i < of.size(); i++) vec[i] = this->y[of[i]];
-        } else if constexpr (F == MINV) {
-            upper_out(this->Minv, of, m0);
-        } else {
-            upper_out(this->M, of, m0);
-        }
-    }
 };
 
 /* rm -r of the scratch folders CppADCodeGen's compiler leaves in the
@@ -126,21 +86,83 @@ void remove_tree(const std::string &dir)
     if (std::system(cmd.c_str())) std::fprintf(stderr, "pinocchio-cg: could not remove %s\n", dir.c_str());
 }
 
-} // namespace
-
-std::unique_ptr<Eval> make_eval(Func f, const Model &m, const std::string &lib)
+std::unique_ptr<Gen> make_gen(Func f, const Model &m, const std::string &lib)
 {
     switch (f) {
-    case RNEA_DERIVS: return std::make_unique<EvalT<pinocchio::CodeGenRNEADerivatives<double>, RNEA_DERIVS>>(m, lib);
-    case ABA_DERIVS: return std::make_unique<EvalT<pinocchio::CodeGenABADerivatives<double>, ABA_DERIVS>>(m, lib);
-    case RNEA: return std::make_unique<EvalT<pinocchio::CodeGenRNEA<double>, RNEA>>(m, lib);
-    case ABA: return std::make_unique<EvalT<pinocchio::CodeGenABA<double>, ABA>>(m, lib);
-    case MINV: return std::make_unique<EvalT<pinocchio::CodeGenMinv<double>, MINV>>(m, lib);
-    case CRBA: return std::make_unique<EvalT<pinocchio::CodeGenCRBA<double>, CRBA>>(m, lib);
+    case RNEA_DERIVS: return std::make_unique<GenT<pinocchio::CodeGenRNEADerivatives<double>, RNEA_DERIVS>>(m, lib);
+    case ABA_DERIVS: return std::make_unique<GenT<pinocchio::CodeGenABADerivatives<double>, ABA_DERIVS>>(m, lib);
+    case RNEA: return std::make_unique<GenT<pinocchio::CodeGenRNEA<double>, RNEA>>(m, lib);
+    case ABA: return std::make_unique<GenT<pinocchio::CodeGenABA<double>, ABA>>(m, lib);
+    case MINV: return std::make_unique<GenT<pinocchio::CodeGenMinv<double>, MINV>>(m, lib);
+    case CRBA: return std::make_unique<GenT<pinocchio::CodeGenCRBA<double>, CRBA>>(m, lib);
     default: return nullptr;
     }
 }
 
+/* The last line `path` holds ("" when none): what a dead child said. */
+std::string last_line(const std::string &path)
+{
+    std::ifstream f(path);
+    std::string line, last;
+    while (std::getline(f, line))
+        if (!line.empty()) last = line;
+    return last;
+}
+
+/* One function's libraries, generated in a child process, into tmp/<lib_name>.so;
+ * its status line ("<lib_name> ok <record s> <compile s>" or "<lib_name>
+ * failed <why>").  A child, because CppADCodeGen has crashed the whole
+ * generator on a large model (Talos, nv 50: "double free or corruption" in
+ * CodeGenABADerivatives, harness/peers/README.md), which lost the functions
+ * generated before it; a child that
+ * dies is that function's failed line, with its signal and the last line it
+ * wrote to stderr, and the others are kept. */
+std::string generate_one(int f, const Model &model, const std::string &tmp, double &seconds)
+{
+    const std::string err = tmp + "/" + lib_name[f] + ".err", out = tmp + "/" + lib_name[f] + ".line";
+    char line[600];
+    std::fflush(stdout);
+    std::fflush(stderr);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        if (!std::freopen(err.c_str(), "w", stderr)) _exit(3);
+        double rec = 0, comp = 0;
+        try {
+            std::unique_ptr<Gen> e = make_gen(Func(f), model, tmp + "/" + lib_name[f]);
+            e->generate(rec, comp);
+            const std::string so = tmp + "/" + lib_name[f] + ".so";
+            if (std::rename(e->lib_file().c_str(), so.c_str())) throw std::runtime_error("no " + e->lib_file());
+            std::snprintf(line, sizeof line, "%s ok %.2f %.2f", lib_name[f], rec, comp);
+        } catch (const std::exception &ex) {
+            std::snprintf(line, sizeof line, "%s failed %s", lib_name[f], ex.what());
+        }
+        std::ofstream(out) << line << "\n";
+        std::fflush(stderr);
+        _exit(0);
+    }
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid) {
+        std::snprintf(line, sizeof line, "%s failed could not run its generation (fork: %s)", lib_name[f],
+                      std::strerror(errno));
+        return line;
+    }
+    std::string said = last_line(out);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && !said.empty()) {
+        double rec = 0, comp = 0;
+        if (std::sscanf(said.c_str(), "%*s ok %lf %lf", &rec, &comp) == 2) seconds = rec + comp;
+        return said;
+    }
+    const std::string why = last_line(err);
+    if (WIFSIGNALED(st))
+        std::snprintf(line, sizeof line, "%s failed its generation died of %s (signal %d)%s%s", lib_name[f],
+                      strsignal(WTERMSIG(st)), WTERMSIG(st), why.empty() ? "" : "; its stderr: ", why.c_str());
+    else
+        std::snprintf(line, sizeof line, "%s failed its generation exited with status %d%s%s", lib_name[f],
+                      WIFEXITED(st) ? WEXITSTATUS(st) : -1, why.empty() ? "" : "; its stderr: ", why.c_str());
+    return line;
+}
+
+} // namespace
 } // namespace rbd_cg
 
 using namespace rbd_cg;
@@ -175,26 +197,25 @@ extern "C" __attribute__((visibility("default"))) int rbd_cg_generate(const char
         std::fprintf(stderr, "pinocchio-cg: cannot create %s\n", tmp.c_str());
         return 1;
     }
-    std::string status;
+    std::string status, failures;
     double total = 0;
     int failed = 0;
     for (int f = 0; f < NFUNC; f++) {
-        double rec = 0, comp = 0;
-        char line[600];
-        try {
-            std::unique_ptr<Eval> e = make_eval(Func(f), model, tmp + "/" + lib_name[f]);
-            e->generate(rec, comp);
-            const std::string so = tmp + "/" + lib_name[f] + ".so";
-            if (std::rename(e->lib_file().c_str(), so.c_str())) throw std::runtime_error("no " + e->lib_file());
-            std::snprintf(line, sizeof line, "%s ok %.2f %.2f", lib_name[f], rec, comp);
-        } catch (const std::exception &ex) {
-            std::snprintf(line, sizeof line, "%s failed %s", lib_name[f], ex.what());
+        double seconds = 0;
+        const std::string line = generate_one(f, model, tmp, seconds);
+        if (line.find(" ok ") == std::string::npos) {
             failed++;
+            failures += std::string(failures.empty() ? " (" : "; ") + lib_name[f] + ":" +
+                        line.substr(line.find(" failed") + 7);
         }
-        total += rec + comp;
-        status += std::string(line) + "\n";
-        std::printf("pinocchio-cg: %s (nv %d): %s\n", label, model.nv, line);
+        total += seconds;
+        status += line + "\n";
+        std::printf("pinocchio-cg: %s (nv %d): %s\n", label, model.nv, line.c_str());
         std::fflush(stdout);
+    }
+    for (int f = 0; f < NFUNC; f++) {   /* the children's notes, read into the lines above */
+        std::remove((tmp + "/" + lib_name[f] + ".err").c_str());
+        std::remove((tmp + "/" + lib_name[f] + ".line").c_str());
     }
     remove_tree(tmp + "/cppadcg_tmp");
     remove_tree(tmp + "/cppadcg_sources");
@@ -206,7 +227,8 @@ extern "C" __attribute__((visibility("default"))) int rbd_cg_generate(const char
         remove_tree(tmp);
         return 1;
     }
-    std::printf("pinocchio-cg: %s (nv %d): %d of %d generated in %.1f s, cached in %s\n", label, model.nv,
-                NFUNC - failed, NFUNC, total, dir.c_str());
+    /* the model's one line (scripts/codegen's record): what failed and why in it */
+    std::printf("pinocchio-cg: %s (nv %d): %d of %d generated in %.1f s%s%s, cached in %s\n", label, model.nv,
+                NFUNC - failed, NFUNC, total, failures.c_str(), failures.empty() ? "" : ")", dir.c_str());
     return failed ? 1 : 0;
 }

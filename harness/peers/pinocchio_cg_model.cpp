@@ -21,6 +21,7 @@
 namespace rbd_cg {
 
 const char *const lib_name[NFUNC] = { "rnea_derivatives", "aba_derivatives", "rnea", "aba", "minv", "crba" };
+const char *const cg_function[NFUNC] = { "partial_rnea", "partial_aba", "rnea", "aba", "minv", "crba" };
 
 void say(char *err, size_t len, const std::string &s)
 {

@@ -13,8 +13,8 @@
  * Required macros: T, SP(name), SPT(name) (see spatial_tpl.h); joint.h and
  * dynamics.h must be included first.  With RBD_ABA_TURNED (double only, after
  * turned.h) a joint about e_k gets Xup by plane rotations, and a flat axis
- * body (w->flat) carries its Ia to the parent as plane rotations too, as
- * minv_analytic.c's pass 2 does (the same bits, which M^-1 after ABA needs).
+ * body (w->flat) carries its Ia to the parent as plane rotations too, by
+ * the same congruence as minv_analytic.c's pass 2.
  */
 #include <tgmath.h>
 #include "model/hot.h"
@@ -253,6 +253,50 @@ static inline void SP(aba_to_parent)(const SPT(aba_ws) *w, int i, const T Ia[36]
 }
 
 /*
+ * Body i's articulated inertia and bias force towards its parent: pa = pA +
+ * Ia c + U D^-1 u (RBDA eq. 7.43) into pa, IA_p += Xup^T Ia Xup (eq. 7.23),
+ * Ia = IA - U D^-1 U^T (eq. 7.42).  With RBD_ABA_TURNED a joint about e_k
+ * under a rotated Xtree never forms Ia: Ia c = IA c - y U^T c with y = U
+ * D^-1, and the congruence skips Ia's zero row and column k (turned.h's
+ * sym6_axis_to_parent, as minv_analytic.c's pass 2).
+ */
+static inline void SP(aba_carry)(const rbd_model *m, const SPT(aba_ws) *w, int i, const T *Dinv, T pa[6])
+{
+    const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
+    const T *IA = w->IA[i], *pA = w->pA[i], *c = w->c[i];
+#ifdef RBD_ABA_TURNED
+    const int k = w->flat && w->flat[i] < 0 ? SP(aba_axis)(m, i) : -1;
+    if (k >= 0) {
+        const T *U = w->U[v0];
+        T y[6], Uc = 0;
+        for (int r = 0; r < 6; r++) { y[r] = U[r] * Dinv[0]; Uc += U[r] * c[r]; }
+        const T g = w->u[v0] - Uc;
+        for (int r = 0; r < 6; r++) {
+            T s = pA[r];
+            for (int q = 0; q < 6; q++) s += IA[6 * r + q] * c[q];
+            pa[r] = s + y[r] * g;
+        }
+        const SPT(xform) *X = &w->Xup[i];
+        switch (k) {                            /* constant plane indices in each copy */
+        case 0: sym6_axis_to_parent(1, 2, X, IA, y, U, w->IA[p]); return;
+        case 1: sym6_axis_to_parent(2, 0, X, IA, y, U, w->IA[p]); return;
+        default: sym6_axis_to_parent(0, 1, X, IA, y, U, w->IA[p]); return;
+        }
+    }
+#endif
+    T UD[6][6], Ia[36];
+    SP(aba_Ia)(m, i, IA, (const T (*)[6])w->U, Dinv, UD, Ia);
+    for (int r = 0; r < 6; r++) {
+        T s = pA[r];
+        for (int q = 0; q < 6; q++) s += Ia[6 * r + q] * c[q];
+        if (n == 1) s += UD[0][r] * w->u[v0];   /* one dof: no inner loop */
+        else for (int q = 0; q < n; q++) s += UD[q][r] * w->u[v0 + q];
+        pa[r] = s;
+    }
+    SP(aba_to_parent)(w, i, Ia, w->IA[p]);
+}
+
+/*
  * qdd = FD(q, qd, tau).  Returns -1, or the body whose joint block D_i is
  * singular (qdd is then untouched).  Model constants come as T (Xtree, Ib).
  */
@@ -289,21 +333,12 @@ RBD_HOT static inline int SP(aba)(const rbd_model *m, const SPT(xform) *Xtree, c
     }
     /* pass 2: articulated inertias and bias forces, leaves to root */
     for (int i = nb - 1; i >= 0; i--) {
-        const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
+        const int p = m->parent[i];
         T *IA = w->IA[i], *pA = w->pA[i], *Dinv = w->Dinv + 36 * i;
         if (SP(aba_joint_block)(m, i, IA, pA, tau, w->U, Dinv, w->u)) return i;
         if (p < 0) continue;
-        T UD[6][6], Ia[36], pa[6], fp[6];
-        SP(aba_Ia)(m, i, IA, (const T (*)[6])w->U, Dinv, UD, Ia);
-        /* pa = pA + Ia c + U D^-1 u (eq. 7.43) */
-        for (int r = 0; r < 6; r++) {
-            T s = pA[r];
-            for (int k = 0; k < 6; k++) s += Ia[6 * r + k] * w->c[i][k];
-            if (n == 1) s += UD[0][r] * w->u[v0];   /* one dof: no inner loop */
-            else for (int k = 0; k < n; k++) s += UD[k][r] * w->u[v0 + k];
-            pa[r] = s;
-        }
-        SP(aba_to_parent)(w, i, Ia, w->IA[p]);
+        T pa[6], fp[6];
+        SP(aba_carry)(m, w, i, Dinv, pa);
         SP(xform_T_force)(&w->Xup[i], pa, fp);
         for (int r = 0; r < 6; r++) w->pA[p][r] += fp[r];
     }
