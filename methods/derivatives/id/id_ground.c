@@ -53,8 +53,10 @@ static inline void tree_to_ground(const sp_xform *Xt, int flat, const sp_xform *
 /* X0 = rot_k(q) Y for a joint about e_k (E = rot_k^T as joint_tpl.h's
  * jcalc_rot): rows u, w = k + 1, k + 2 (mod 3) of Y's E turn, row k stays,
  * and the translation is Y's (X_J has none). */
-static inline void turn_about_axis(int k, double c, double s, const sp_xform *Y, sp_xform *X)
+static inline __attribute__((always_inline)) void turn_about_axis(int k, double c, double s, const sp_xform *Y,
+                                                                  sp_xform *X, double *S)
 {
+    S[0] = Y->E[3 * k]; S[1] = Y->E[3 * k + 1]; S[2] = Y->E[3 * k + 2];
     const int u = k == 2 ? 0 : k + 1, v = u == 2 ? 0 : u + 1;
     for (int e = 0; e < 3; e++) {
         X->E[3 * u + e] = c * Y->E[3 * u + e] + s * Y->E[3 * v + e];
@@ -107,9 +109,9 @@ RBD_HOT static inline void forward(const rbd_model *m, rbd_idg *w, const double 
             double c, s;
             if (cs) { c = cs[i][0]; s = cs[i][1]; }
             else sp_joint_cos_sin(&m->joint[i], q + m->idx_q[i], &c, &s);
-            turn_about_axis(k, c, s, &Y, X);
             double *S = w->S[j0];
-            S[0] = Y.E[3 * k]; S[1] = Y.E[3 * k + 1]; S[2] = Y.E[3 * k + 2];
+            if (k == 2) turn_about_axis(2, c, s, &Y, X, S);     /* constant offsets for the common axis */
+            else turn_about_axis(k, c, s, &Y, X, S);
             sp_cross3(X->r, S, S + 3);
         } else {
             sp_xform XJ, Xup;
