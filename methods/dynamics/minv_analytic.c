@@ -116,7 +116,19 @@ RBD_HOT static void ground_transforms(const rbd_model *m, rbd_data *d)
             sp_cross3(X->r, S, S + 3);
             continue;
         }
-        for (int k = 0; k < m->nv_of[i]; k++) sp_xform_inv_motion(X, m->S + 6 * (v0 + k), d->S0[v0 + k]);
+        for (int k = 0; k < m->nv_of[i]; k++) {
+            const int a = rbd_joint_unit_row(&m->joint[i], k);
+            double *S = d->S0[v0 + k];
+            if (a < 0) {
+                sp_xform_inv_motion(X, m->S + 6 * (v0 + k), S);
+            } else if (a < 3) {                         /* X0^-1 [e_a; 0] = [row a of E; r x it] */
+                S[0] = X->E[3 * a]; S[1] = X->E[3 * a + 1]; S[2] = X->E[3 * a + 2];
+                sp_cross3(X->r, S, S + 3);
+            } else {                                    /* X0^-1 [0; e_b] = [0; row b of E] */
+                S[0] = S[1] = S[2] = 0;
+                S[3] = X->E[3 * (a - 3)]; S[4] = X->E[3 * (a - 3) + 1]; S[5] = X->E[3 * (a - 3) + 2];
+            }
+        }
     }
 }
 
