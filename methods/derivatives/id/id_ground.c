@@ -1,6 +1,5 @@
 /* Alg. 1 lines 1-11 of the IDSVA paper in ground coordinates (see id_ground.h). */
 #include <math.h>
-#include <string.h>
 #include "derivatives/id/id_ground.h"
 #include "model/joint.h"
 #include "model/hot.h"
@@ -24,17 +23,25 @@ void rbd_idg_carve(rbd_idg *w, rbd_arena *a, const rbd_model *m)
     w->fC = rbd_arena_take(a, nb * sizeof *w->fC);
 }
 
+/* 1 when E is the identity by value: -0.0 counts as 0 (autoTree's rotx(0)
+ * has E_21 = -sin 0 = -0.0, which a byte comparison would miss). */
+static int is_identity3(const double E[9])
+{
+    for (int k = 0; k < 9; k++)
+        if (E[k] != (k % 4 == 0 ? 1.0 : 0.0)) return 0;
+    return 1;
+}
+
 /* The per-model plan of the forward pass: each body's joint axis e_k when the
  * joint turns about a coordinate axis of its frame (-1 otherwise), whether
  * its Xtree has no rotation (then composing it is a translation), and
  * whether every joint turns about its own e_z (the pass's z-only copy). */
 void rbd_idg_setup(rbd_idg *w, const rbd_model *m)
 {
-    static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
     w->all_z = 1;
     for (int i = 0; i < m->nb; i++) {
         w->axis[i] = (signed char)(rbd_joint_is_rot1(m->joint[i].type) ? m->joint[i].axis_id : -1);
-        w->tree_flat[i] = memcmp(m->Xtree[i].E, I3, sizeof I3) == 0;
+        w->tree_flat[i] = (unsigned char)is_identity3(m->Xtree[i].E);
         if (w->axis[i] != 2) w->all_z = 0;
     }
 }
