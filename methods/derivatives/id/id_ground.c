@@ -98,95 +98,10 @@ static inline void inertia_to_ground(const sp_xform *X, const sp_inertia *IB, sp
     for (int k = 0; k < 3; k++) IA->h[k] = hA[k];
 }
 
-/* Line 2 and S for a joint about e_k (turn_about_axis): X0 = rot_k(q)
- * (Xtree X0_parent), and S = e_k in ground is row k of E, independent of
- * q_i.  k = 2, the common axis, as a constant (constant offsets). */
-static inline __attribute__((always_inline)) void turned_body(const rbd_model *m, rbd_idg *w, int i, int p, int k,
-                                                              double c, double s)
-{
-    sp_xform Y, *X = &w->X0[i];
-    if (p >= 0) tree_to_ground(&m->Xtree[i], w->tree_flat[i], &w->X0[p], &Y);
-    else Y = m->Xtree[i];
-    double *S = w->S[m->idx_v[i]];
-    if (k == 2) turn_about_axis(2, c, s, &Y, X, S);
-    else turn_about_axis(k, c, s, &Y, X, S);
-    sp_cross3(X->r, S, S + 3);
-}
-
-/* Line 2 and S for any other joint: X0 = X_J Xtree X0_parent, and each dof's
- * S = X0^-1 S_body. */
-static inline void general_body(const rbd_model *m, rbd_idg *w, int i, int p, const double *q)
-{
-    sp_xform XJ, Xup, *X = &w->X0[i];
-    const int j0 = m->idx_v[i];
-    sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);
-    sp_xform_compose(&XJ, &m->Xtree[i], &Xup);
-    if (p >= 0) sp_xform_compose(&Xup, &w->X0[p], X);
-    else *X = Xup;
-    for (int d = 0; d < m->nv_of[i]; d++) sp_xform_inv_motion(X, m->S + 6 * (j0 + d), w->S[j0 + d]);
-}
-
-/* Lines 3-7 for a one-dof joint: v_i x S_i = v_p x S_i, so S_dot + Psi_dot
- * = 2 Psi_dot and line 4 is a_p + S qdd + Psi_dot qd. */
-static inline __attribute__((always_inline)) void one_dof_motion(rbd_idg *w, int i, int j, const double *vp,
-                                                                 const double *ap, double qdj, double qddj)
-{
-    const double *S = w->S[j];
-    double *Pd = w->Pd[j], *Pdd = w->Pdd[j], *SdPd = w->SdPd[j], *v = w->v[i], *a = w->a[i], t[6];
-    sp_crm(vp, S, Pd);                                                   /* line 6 */
-    sp_crm(ap, S, Pdd);                                                  /* line 7 */
-    sp_crm(vp, Pd, t);
-    for (int r = 0; r < 6; r++) {
-        Pdd[r] += t[r];
-        SdPd[r] = 2 * Pd[r];                                             /* line 5 */
-        v[r] = vp[r] + S[r] * qdj;                                       /* line 3 */
-        a[r] = ap[r] + S[r] * qddj + Pd[r] * qdj;                        /* line 4 */
-    }
-}
-
-/* Lines 3-7 for a joint of n dofs from j0 on. */
-static inline void multi_dof_motion(rbd_idg *w, int i, int j0, int n, const double *vp, const double *ap,
-                                    const double *qd, const double *qdd)
-{
-    double vJ[6] = { 0 }, aJ[6] = { 0 }, c[6], *v = w->v[i], *a = w->a[i];
-    for (int d = 0; d < n; d++)
-        for (int r = 0; r < 6; r++) {
-            vJ[r] += w->S[j0 + d][r] * qd[j0 + d];
-            aJ[r] += w->S[j0 + d][r] * qdd[j0 + d];
-        }
-    for (int r = 0; r < 6; r++) v[r] = vp[r] + vJ[r];                   /* line 3 */
-    sp_crm(v, vJ, c);
-    for (int r = 0; r < 6; r++) a[r] = ap[r] + aJ[r] + c[r];            /* line 4 */
-    for (int d = 0; d < n; d++) {
-        const double *S = w->S[j0 + d];
-        double *Pd = w->Pd[j0 + d], *Pdd = w->Pdd[j0 + d], *SdPd = w->SdPd[j0 + d], t[6];
-        sp_crm(v, S, SdPd);                                              /* line 5 */
-        sp_crm(vp, S, Pd);                                               /* line 6 */
-        sp_crm(ap, S, Pdd);                                              /* line 7 */
-        sp_crm(vp, Pd, t);
-        for (int r = 0; r < 6; r++) { Pdd[r] += t[r]; SdPd[r] += Pd[r]; }
-    }
-}
-
-/* Lines 8-10: the body's I, dI/dt, momentum h = I v and force f = I a + v x* h
- * in ground coordinates. */
-static inline __attribute__((always_inline)) void body_inertia(const rbd_model *m, rbd_idg *w, int i)
-{
-    sp_inertia *IC = &w->IC[i];
-    const double *v = w->v[i];
-    double *h = w->hC[i], *f = w->fC[i], c[6];
-    inertia_to_ground(&w->X0[i], &m->inertia[i], IC);                   /* line 8 */
-    rbd_inertia_rate(IC, v, &w->dIC[i]);                                /* line 9 */
-    sp_inertia_motion(IC, v, h);
-    sp_inertia_motion(IC, w->a[i], f);
-    sp_crf(v, h, c);
-    for (int r = 0; r < 6; r++) f[r] += c[r];                           /* line 10 */
-}
-
 /* Lines 1-11, with cos, sin of the joints about an axis from cs when given.
- * all_z, a constant at each call: every joint a one-dof rotation about its
- * own e_z (the autoTrees), so neither the axis nor the dof count is looked
- * up per body. */
+ * all_z, a constant in each copy below: every joint a one-dof rotation
+ * about its own e_z (the autoTrees), so no body looks up its axis or its
+ * dof count, and the loop has no branch on them. */
 static inline __attribute__((always_inline)) void forward_pass(const rbd_model *m, rbd_idg *w, const double *q,
                                                                const double (*cs)[2], const double *qd,
                                                                const double *qdd, int all_z)
@@ -195,22 +110,78 @@ static inline __attribute__((always_inline)) void forward_pass(const rbd_model *
     for (int i = 0; i < m->nb; i++) {
         const int p = m->parent[i], j0 = m->idx_v[i], n = all_z ? 1 : m->nv_of[i];
         const double *vp = p >= 0 ? w->v[p] : zero, *ap = p >= 0 ? w->a[p] : m->a0;   /* line 1 */
+        sp_xform *X = &w->X0[i];
         const int k = all_z ? 2 : w->axis[i];
         if (k >= 0) {
+            /* X0 = rot_k(q) (Xtree X0_parent): only rows u, w of E turn, and
+             * S = e_k in ground is row k of E, independent of q_i. */
+            sp_xform Y;
+            if (p >= 0) tree_to_ground(&m->Xtree[i], w->tree_flat[i], &w->X0[p], &Y);
+            else Y = m->Xtree[i];
             double c, s;
             if (cs) { c = cs[i][0]; s = cs[i][1]; }
             else sp_joint_cos_sin(&m->joint[i], q + m->idx_q[i], &c, &s);
-            turned_body(m, w, i, p, k, c, s);
+            double *S = w->S[j0];
+            if (k == 2) turn_about_axis(2, c, s, &Y, X, S);     /* constant offsets for the common axis */
+            else turn_about_axis(k, c, s, &Y, X, S);
+            sp_cross3(X->r, S, S + 3);
         } else {
-            general_body(m, w, i, p, q);
+            sp_xform XJ, Xup;
+            sp_jcalc_joint(&m->joint[i], q + m->idx_q[i], &XJ);
+            sp_xform_compose(&XJ, &m->Xtree[i], &Xup);
+            if (p >= 0) sp_xform_compose(&Xup, &w->X0[p], X);
+            else *X = Xup;
+            for (int d = 0; d < n; d++) sp_xform_inv_motion(X, m->S + 6 * (j0 + d), w->S[j0 + d]);
         }
-        if (n == 1) one_dof_motion(w, i, j0, vp, ap, qd[j0], qdd[j0]);
-        else multi_dof_motion(w, i, j0, n, vp, ap, qd, qdd);
-        body_inertia(m, w, i);
+        double *v = w->v[i], *a = w->a[i], c[6];
+        if (n == 1) {
+            /* one dof: v_i x S_i = v_p x S_i, so S_dot + Psi_dot = 2 Psi_dot and
+             * line 4 is a_p + S qdd + Psi_dot qd */
+            const double *S = w->S[j0], qdi = qd[j0], qddi = qdd[j0];
+            double *Pd = w->Pd[j0], *Pdd = w->Pdd[j0], *SdPd = w->SdPd[j0], t[6];
+            sp_crm(vp, S, Pd);                                                   /* line 6 */
+            sp_crm(ap, S, Pdd);                                                  /* line 7 */
+            sp_crm(vp, Pd, t);
+            for (int r = 0; r < 6; r++) {
+                Pdd[r] += t[r];
+                SdPd[r] = 2 * Pd[r];                                             /* line 5 */
+                v[r] = vp[r] + S[r] * qdi;                                       /* line 3 */
+                a[r] = ap[r] + S[r] * qddi + Pd[r] * qdi;                        /* line 4 */
+            }
+        } else {
+            double vJ[6] = { 0 }, aJ[6] = { 0 };
+            for (int d = 0; d < n; d++)
+                for (int r = 0; r < 6; r++) {
+                    vJ[r] += w->S[j0 + d][r] * qd[j0 + d];
+                    aJ[r] += w->S[j0 + d][r] * qdd[j0 + d];
+                }
+            for (int r = 0; r < 6; r++) v[r] = vp[r] + vJ[r];                   /* line 3 */
+            sp_crm(v, vJ, c);
+            for (int r = 0; r < 6; r++) a[r] = ap[r] + aJ[r] + c[r];            /* line 4 */
+            for (int d = 0; d < n; d++) {
+                const double *S = w->S[j0 + d];
+                double *Pd = w->Pd[j0 + d], *Pdd = w->Pdd[j0 + d], *SdPd = w->SdPd[j0 + d], t[6];
+                sp_crm(v, S, SdPd);                                              /* line 5 */
+                sp_crm(vp, S, Pd);                                               /* line 6 */
+                sp_crm(ap, S, Pdd);                                              /* line 7 */
+                sp_crm(vp, Pd, t);
+                for (int r = 0; r < 6; r++) { Pdd[r] += t[r]; SdPd[r] += Pd[r]; }
+            }
+        }
+        sp_inertia *IC = &w->IC[i];
+        inertia_to_ground(X, &m->inertia[i], IC);                               /* line 8 */
+        rbd_inertia_rate(IC, v, &w->dIC[i]);                                    /* line 9 */
+        double *h = w->hC[i], *f = w->fC[i];
+        sp_inertia_motion(IC, v, h);
+        sp_inertia_motion(IC, a, f);
+        sp_crf(v, h, c);
+        for (int r = 0; r < 6; r++) f[r] += c[r];                              /* line 10 */
     }
 }
 
-/* The two copies of the pass, each its own placed kernel (model/hot.h). */
+/* The two copies of the pass, each its own placed kernel (model/hot.h):
+ * the z-only copy for models whose joints all turn about e_z, the other for
+ * joints about any axis and multi-dof joints. */
 RBD_HOT static void forward_z(const rbd_model *m, rbd_idg *w, const double *q, const double (*cs)[2],
                               const double *qd, const double *qdd)
 {
