@@ -25,7 +25,12 @@
  *
  * The complex step then takes that function at q (+) i h e_j: Im / h of its
  * columns is slab j of d2qdd_dq2 and the (:, j, :) planes of d2qdd_dqdv and
- * d2qdd_dqdtau (method.h's layout; the reference's q slab j).  d2qdd_dv2
+ * d2qdd_dqdtau (method.h's layout; the reference's q slab j).  Tangent
+ * steps of two different joints commute, so d2qdd_dq2(:, c, j) =
+ * d2qdd_dq2(:, j, c) when c and j belong to different bodies: slab j takes
+ * the q directions of the bodies up to j's (depth-first order: the
+ * shallower, whose ancestor paths are short) and the rest is copied; within
+ * a Lie-group joint the two orders differ and both are computed.  d2qdd_dv2
  * needs no step: dqdd/dqd is linear in qd (qdd = M^-1 (tau - C(q, qd) qd
  * - g)), so d2qdd_dv2(:, :, k) = dqdd/dqd at (q, e_k, tau).  No difference
  * is taken and nothing is composed through M^-1, so no cancellation beyond
@@ -344,7 +349,7 @@ static int q_slab(fd2_ws *w, const double *q, int ib, int dd, rbd_derivs *out)
     double *dst[3] = { out->d2qdd_dq2 + nn * j, out->d2qdd_dqdv + nv * j, out->d2qdd_dqdtau + nv * j };
     const size_t stride[3] = { nv, nn, nn };                /* (:, c, j) for dq2; (:, j, c) for the mixed ones */
     for (int kind = DIR_Q; kind <= DIR_TAU; kind++)
-        for (int b = 0; b < m->nb; b++)
+        for (int b = 0; b < (kind == DIR_Q ? ib + 1 : m->nb); b++)  /* dq2: the bodies up to ib (symmetry) */
             for (int d = 0; d < m->nv_of[b]; d++) {
                 const size_t c = (size_t)m->idx_v[b] + d;
                 tl_column(w, kind, b, d);
@@ -371,6 +376,10 @@ static int fd2_cs_eval(void *p, const rbd_state *x, rbd_derivs *out)
     for (size_t k = 0; k < nv && !rc; k++) out->qdd[k] = creal(w->zqdd[k]);
     for (int b = 0; b < m->nb && !rc; b++)
         for (int d = 0; d < m->nv_of[b] && !rc; d++) rc = q_slab(w, x->q, b, d, out);
+    for (int b = 0; b < m->nb && !rc; b++)                  /* (:, c, k) = (:, k, c), c's body after k's */
+        for (size_t k = (size_t)m->idx_v[b]; k < (size_t)m->idx_v[b] + (size_t)m->nv_of[b]; k++)
+            for (size_t c = (size_t)m->idx_v[b] + (size_t)m->nv_of[b]; c < nv; c++)
+                memcpy(out->d2qdd_dq2 + nn * k + nv * c, out->d2qdd_dq2 + nn * c + nv * k, sizeof(double) * nv);
     for (size_t k = 0; k < nv && !rc; k++) {
         for (size_t c = 0; c < nv; c++) w->zv[c] = c == k;
         if ((rc = base_point(w))) break;
