@@ -57,4 +57,24 @@ int rbdref_so_eval(const rbd_model *m, const double *q, const double *v, const d
 int rbdref_so_eval_slabs(const rbd_model *m, const double *q, const double *v, const double *a, const double *tau,
                          const rbdref_opts *o, long d_log2, const int *slabs, int nslabs, rbdref_so_result *r);
 
+/* The difference step's exponent d_log2 resolves to (0: -(prec/3)). */
+long rbdref_so_step_log2(const rbdref_opts *o, long d_log2);
+
+/*
+ * cache_so.c: rbdref_so_eval through the on-disk cache in dir (created if
+ * missing), as rbdref_eval_cached (rbdref.h) is for the first order: file
+ * dir/rbdref-so-<key>.txt, the key the first-order one extended by the
+ * order and the difference step; bit-exact doubles, checksummed, written
+ * atomically; a corrupt or truncated file is recomputed and replaced.
+ * *hit (if non-NULL) tells whether the cache answered.  If the evaluation
+ * succeeds but the file cannot be written, RBD_EIO is returned and r still
+ * holds the evaluated reference.  (Only whole evaluations are cached, not
+ * rbdref_so_eval_slabs.)
+ */
+int rbdref_so_eval_cached(const char *dir, const rbd_model *m, const double *q, const double *v, const double *a,
+                          const double *tau, const rbdref_opts *o, long d_log2, rbdref_so_result *r, int *hit);
+/* The cache file path for these inputs (buf of size n); 0 or RBD_EINVAL. */
+int rbdref_so_cache_path(const char *dir, const rbd_model *m, const double *q, const double *v, const double *a,
+                         const double *tau, const rbdref_opts *o, long d_log2, char *buf, size_t n);
+
 #endif

@@ -218,6 +218,11 @@ static void *so_thread(void *arg)
     return NULL;
 }
 
+long rbdref_so_step_log2(const rbdref_opts *o, long d_log2)
+{
+    return d_log2 ? d_log2 : -(long)o->prec / 3;
+}
+
 static int so_eval(const rbd_model *m, const double *q, const double *v, const double *a, const double *tau,
                    const rbdref_opts *o, long d_log2, const unsigned char *want, rbdref_so_result *r)
 {
@@ -228,7 +233,7 @@ static int so_eval(const rbd_model *m, const double *q, const double *v, const d
                         m ? m->nv : -1);
     if (o->prec < 64) return rbd_fail(RBD_EINVAL, "reference: precision %d bits is below 64", o->prec);
     long h_log2 = o->h_log2 ? o->h_log2 : -(long)o->prec;
-    if (!d_log2) d_log2 = -(long)o->prec / 3;
+    d_log2 = rbdref_so_step_log2(o, d_log2);
     if (h_log2 >= 0 || h_log2 < -(1L << 20) || d_log2 >= 0 || d_log2 <= -(long)o->prec / 2)
         return rbd_fail(RBD_EINVAL, "second-order reference: steps 2^%ld, 2^%ld out of range at %d bits "
                         "(complex step < 1, difference step in (2^-prec/2, 1))", h_log2, d_log2, o->prec);

@@ -3,7 +3,8 @@
  * every registered method and base algorithm scores near rounding against
  * the MPFR reference, deliberately wrong methods (a perturbed entry, an
  * output left unfilled) are caught, rows already on disk are not redone,
- * and the reference comes from the cache the second time.  cond(M) is
+ * and the reference comes from the cache the second time (the second-order
+ * one too: an audit of idsva-so leaves one file a state that answers it).  cond(M) is
  * recorded per model and agrees with cond(M^-1) from the reference's M^-1;
  * the summary marks and lists a row that loses more than 100x against the
  * complex step.
@@ -220,6 +221,38 @@ static void test_resume_and_cache(void **s)
     for (int k = 0; k < c1.n; k++) assert_memory_equal(&c1.rows[k], &c2.rows[k], sizeof c1.rows[k]);
 }
 
+/* The second-order reference through the cache: the audit of a
+ * second-order method stores one file a state, keyed as
+ * rbdref_so_eval_cached keys it (a direct call then hits), and a second
+ * audit, reading them, writes the same rows. */
+static void test_so_reference_cached(void **s)
+{
+    (void)s;
+    const bench_target tg[1] = { { .name = "idsva-so", .method = rbd_method_find("idsva-so"), .kind = "ID2" } };
+    assert_non_null(tg[0].method);
+    const char *spec = "autotree:N=4,bf=2,skew=0.5,taper=0.9";
+    collect c1 = { .n = 0 }, c2 = { .n = 0 };
+    audit(spec, tg, 1, &c1);
+    assert_true(c1.n >= 4);
+    rbd_model *m = tu_model(spec);
+    rbd_rng r;
+    rbd_rng_seed(&r, 7);
+    double q[4], v[4], a[4], tau[4];
+    for (int k = 0; k < 2; k++) {
+        rbd_random_state(m, &r, q, v, a, tau);
+        rbdref_so_result ref;
+        int hit = 0;
+        assert_int_equal(rbdref_so_result_init(&ref, 4), 0);
+        assert_int_equal(rbdref_so_eval_cached(cache_dir, m, q, v, a, tau, NULL, 0, &ref, &hit), 0);
+        assert_int_equal(hit, 1);
+        rbdref_so_result_free(&ref);
+    }
+    rbd_model_free(m);
+    audit(spec, tg, 1, &c2);
+    assert_int_equal(c2.n, c1.n);
+    for (int k = 0; k < c1.n; k++) assert_memory_equal(&c1.rows[k], &c2.rows[k], sizeof c1.rows[k]);
+}
+
 /* cond(M) by dsyev: exact on a diagonal matrix, infinite when M is not
  * positive definite; on a model, the audit's row agrees with cond(M^-1) of
  * the reference's M^-1 (columns of ABA, not of RNEA: an independent path). */
@@ -312,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_every_method_small_trees),
         cmocka_unit_test(test_wrong_methods_caught),
         cmocka_unit_test(test_resume_and_cache),
+        cmocka_unit_test(test_so_reference_cached),
         cmocka_unit_test(test_conditioning),
         cmocka_unit_test(test_flags),
     };

@@ -4,8 +4,10 @@
  * against the MPFR complex-step reference of reference/.
  *
  * Per (model, state) the reference is computed once, ID and FD halves
- * together, through the on-disk cache (rbdref_eval_cached), so a rerun, a
- * resumed run or an audit with more methods costs no reference work.  State
+ * together, through the on-disk cache (rbdref_eval_cached; the
+ * second-order one, when a second-order target is audited, through
+ * rbdref_so_eval_cached), so a rerun, a resumed run or an audit with more
+ * methods costs no reference work.  State
  * k is the k-th draw of rbd_random_state from seed, so the first states of a
  * larger audit are those of a smaller one (and hit the cache).
  *
