@@ -1,6 +1,5 @@
 /* Alg. 1 lines 1-11 of the IDSVA paper in ground coordinates (see id_ground.h). */
 #include <math.h>
-#include <string.h>
 #include "derivatives/id/id_ground.h"
 #include "model/joint.h"
 #include "model/hot.h"
@@ -24,15 +23,26 @@ void rbd_idg_carve(rbd_idg *w, rbd_arena *a, const rbd_model *m)
     w->fC = rbd_arena_take(a, nb * sizeof *w->fC);
 }
 
+/* 1 when E is the identity by value: -0.0 counts as 0 (autoTree's rotx(0)
+ * has E_21 = -sin 0 = -0.0, which a byte comparison would miss). */
+static int is_identity3(const double E[9])
+{
+    for (int k = 0; k < 9; k++)
+        if (E[k] != (k % 4 == 0 ? 1.0 : 0.0)) return 0;
+    return 1;
+}
+
 /* The per-model plan of the forward pass: each body's joint axis e_k when the
- * joint turns about a coordinate axis of its frame (-1 otherwise), and
- * whether its Xtree has no rotation (then composing it is a translation). */
+ * joint turns about a coordinate axis of its frame (-1 otherwise), whether
+ * its Xtree has no rotation (then composing it is a translation), and
+ * whether every joint turns about its own e_z (the pass's z-only copy). */
 void rbd_idg_setup(rbd_idg *w, const rbd_model *m)
 {
-    static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    w->all_z = 1;
     for (int i = 0; i < m->nb; i++) {
         w->axis[i] = (signed char)(rbd_joint_is_rot1(m->joint[i].type) ? m->joint[i].axis_id : -1);
-        w->tree_flat[i] = memcmp(m->Xtree[i].E, I3, sizeof I3) == 0;
+        w->tree_flat[i] = (unsigned char)is_identity3(m->Xtree[i].E);
+        if (w->axis[i] != 2) w->all_z = 0;
     }
 }
 
@@ -88,18 +98,20 @@ static inline void inertia_to_ground(const sp_xform *X, const sp_inertia *IB, sp
     for (int k = 0; k < 3; k++) IA->h[k] = hA[k];
 }
 
-/* Lines 1-11, with cos, sin of the joints about an axis from cs when given (inline
- * with constant arguments: two copies, no per-body test of a run-time
- * flag). */
-RBD_HOT static inline void forward(const rbd_model *m, rbd_idg *w, const double *q, const double (*cs)[2], const double *qd,
-                           const double *qdd)
+/* Lines 1-11, with cos, sin of the joints about an axis from cs when given.
+ * all_z, a constant in each copy below: every joint a one-dof rotation
+ * about its own e_z (the autoTrees), so no body looks up its axis or its
+ * dof count, and the loop has no branch on them. */
+static inline __attribute__((always_inline)) void forward_pass(const rbd_model *m, rbd_idg *w, const double *q,
+                                                               const double (*cs)[2], const double *qd,
+                                                               const double *qdd, int all_z)
 {
     static const double zero[6] = { 0 };
     for (int i = 0; i < m->nb; i++) {
-        const int p = m->parent[i], j0 = m->idx_v[i], n = m->nv_of[i];
+        const int p = m->parent[i], j0 = m->idx_v[i], n = all_z ? 1 : m->nv_of[i];
         const double *vp = p >= 0 ? w->v[p] : zero, *ap = p >= 0 ? w->a[p] : m->a0;   /* line 1 */
         sp_xform *X = &w->X0[i];
-        const int k = w->axis[i];
+        const int k = all_z ? 2 : w->axis[i];
         if (k >= 0) {
             /* X0 = rot_k(q) (Xtree X0_parent): only rows u, w of E turn, and
              * S = e_k in ground is row k of E, independent of q_i. */
@@ -167,13 +179,30 @@ RBD_HOT static inline void forward(const rbd_model *m, rbd_idg *w, const double 
     }
 }
 
+/* The two copies of the pass, each its own placed kernel (model/hot.h):
+ * the z-only copy for models whose joints all turn about e_z, the other for
+ * joints about any axis and multi-dof joints. */
+RBD_HOT static void forward_z(const rbd_model *m, rbd_idg *w, const double *q, const double (*cs)[2],
+                              const double *qd, const double *qdd)
+{
+    forward_pass(m, w, q, cs, qd, qdd, 1);
+}
+
+RBD_HOT static void forward_axes(const rbd_model *m, rbd_idg *w, const double *q, const double (*cs)[2],
+                                 const double *qd, const double *qdd)
+{
+    forward_pass(m, w, q, cs, qd, qdd, 0);
+}
+
 void rbd_idg_forward(const rbd_model *m, rbd_idg *w, const double *q, const double *qd, const double *qdd)
 {
-    forward(m, w, q, NULL, qd, qdd);
+    if (w->all_z) forward_z(m, w, q, NULL, qd, qdd);
+    else forward_axes(m, w, q, NULL, qd, qdd);
 }
 
 void rbd_idg_forward_cs(const rbd_model *m, rbd_idg *w, const double *q, const double (*cs)[2], const double *qd,
                         const double *qdd)
 {
-    forward(m, w, q, cs, qd, qdd);
+    if (w->all_z) forward_z(m, w, q, cs, qd, qdd);
+    else forward_axes(m, w, q, cs, qd, qdd);
 }

@@ -20,6 +20,7 @@
 
 typedef struct rbd_idg {
     int nb, nv;
+    int all_z;                      /* every joint a rotation about its own e_z */
     signed char *axis;              /* [nb] k of a joint about e_k (S = e_k), or -1 */
     unsigned char *tree_flat;       /* [nb] Xtree without rotation               */
     sp_xform *X0;                   /* [nb] ground -> body                        */
