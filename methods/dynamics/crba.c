@@ -280,6 +280,25 @@ int rbd_crba(const rbd_model *m, rbd_data *d, const double *q, double *M)
     for (int j = nb - 1; j >= 0; j--) {
         const int w0 = m->idx_v[j], n = m->nv_of[j];
         const int ve = m->subtree_end_v[j];
+        if (n == 1) {                                   /* the steps below with one column, no loops over l */
+            const int a = rbd_joint_unit_row(&m->joint[j], 0);
+            double f[6], *col = M + (size_t)nv * w0;
+            if (a >= 0) force_column_axis(&d->Ic[j], a, f);
+            else sp_inertia_motion(&d->Ic[j], m->S + 6 * w0, f);
+            for (int r = 0; r < 6; r++) F[r][w0] = f[r];
+            if (a >= 0) {
+                col_and_row(w0, ve, (size_t)nv, F[a], M);
+            } else {
+                rows_dot(w0, ve, m->S + 6 * w0, col, F[0], F[1], F[2], F[3], F[4], F[5]);
+                for (int r = w0 + 1; r < ve; r++) M[w0 + (size_t)nv * r] = col[r];
+            }
+            if (!cleared) {
+                zero_unrelated_above(m, w0, col);
+                if (ve < nv) memset(col + ve, 0, sizeof(double) * (size_t)(nv - ve));
+            }
+            if (m->parent[j] >= 0) carry(d, j, w0, ve, F);
+            continue;
+        }
         int unit[6];                                    /* rbd_joint_unit_row of each column, once */
         for (int l = 0; l < n; l++) {
             double f[6];
