@@ -11,7 +11,8 @@ extern const rbd_method rbd_method_fd_fd, rbd_method_fd_cs, rbd_method_abacr, rb
     rbd_method_fdsva_dmm, rbd_method_fdsva_dmm_loop, rbd_method_fdsva_dmm_sparse, rbd_method_fdsva_aza, rbd_method_fdsva_factored, rbd_method_fdsva_1pass,
     rbd_method_fdsva_forces, rbd_method_fdsva;
 extern const rbd_method rbd_method_id2_fd, rbd_method_fd2_fd, rbd_method_idsva_so,
-    rbd_method_fdsva_so, rbd_method_fdsva_so_dmm, rbd_method_fdsva_so_aza, rbd_method_id2_cs;
+    rbd_method_fdsva_so, rbd_method_fdsva_so_dmm, rbd_method_fdsva_so_aza, rbd_method_id2_cs,
+    rbd_method_fd2_cs;
 
 const rbd_method *const rbd_methods[] = {
     &rbd_method_id_fd,
@@ -46,6 +47,7 @@ const rbd_method *const rbd_so_methods[] = {
     &rbd_method_fdsva_so_dmm,
     &rbd_method_fdsva_so_aza,
     &rbd_method_id2_cs,
+    &rbd_method_fd2_cs,
     NULL
 };
 

@@ -60,11 +60,13 @@ static int is_fd(const rbd_method *meth)
  * 1e-9"): the factors' rounding, not the products.  fdsva-so-dmm (dgemm
  * with M^-1) reaches 3.5e-9 to 1.0e-8 there, 1.3e-9 to 3.3e-9 on the
  * multi-dof chain (cond(M) 2.4e4): max(1e-9, min(2e-12 cond(M), 1e-7)).
- * fdsva-so-aza (and fdsva-so, which takes it on those chains) forms
- * d2qdd_dv2 and d2qdd_dqdtau as first-order slabs (4e-10 there), part of
- * d2qdd_dqdv too (7.8e-10), and d2qdd_dq2 through AZA: 2.2e-9 on the chain
- * of 100, 1.3e-9 on the multi-dof chain, so max(1e-9, min(2e-13 cond(M),
- * 5e-9)). */
+ * fdsva-so-aza forms d2qdd_dv2 and d2qdd_dqdtau as first-order slabs (4e-10
+ * there), part of d2qdd_dqdv too (7.8e-10), and d2qdd_dq2 through AZA:
+ * 1.7e-9 to 2.2e-9 on the chain of 100, 1.3e-9 on the multi-dof chain, so
+ * max(1e-9, min(2e-13 cond(M), 5e-9)).  Every other analytical method is
+ * held to 1e-9 on every model: idsva-so, id2-cs, fd2-cs (the complex step
+ * of the tangent-linear ABA, no composition: 4e-12 to 2e-11 on those
+ * chains) and fdsva-so, which takes fd2-cs on them (its depth rule). */
 /* Central differences of fdsva (fd2-fd) lose more on the chains of 100
  * (4.3e-6 normwise, 6.6e-2 term-wise on the skewed chain with taper 0.99;
  * 7.7e-6 and 5.6e-2 with taper 0.97, cond(M) 1.5e11): 1e-5 normwise and
@@ -74,8 +76,9 @@ static double bound_of(const rbd_method *meth, int termwise, double cond)
     if (is_fd(meth) && !rbd_output_is_id(meth->output))
         return termwise ? 1e-1 : 1e-5;
     if (is_fd(meth)) return termwise ? 1e-2 : 1e-6;
-    if (rbd_output_is_id(meth->output)) return 1e-9;
-    return strstr(meth->name, "-dmm") ? fmax(1e-9, fmin(2e-12 * cond, 1e-7)) : fmax(1e-9, fmin(2e-13 * cond, 5e-9));
+    if (!strcmp(meth->name, "fdsva-so-dmm")) return fmax(1e-9, fmin(2e-12 * cond, 1e-7));
+    if (!strcmp(meth->name, "fdsva-so-aza")) return fmax(1e-9, fmin(2e-13 * cond, 5e-9));
+    return 1e-9;
 }
 
 void so_score_model(rbd_model *m, const char *label, uint64_t seed, const int *slabs, int nslabs)

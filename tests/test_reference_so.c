@@ -5,7 +5,10 @@
  * (ABA), dM^-1/dq_k = -M^-1 (dM/dq_k) M^-1, the slabs that are
  * first-order derivatives at another state (the reference's own first-order
  * path, no difference taken), and agreement with central differences of
- * the double methods (id2-fd, fd2-fd) within their bound.
+ * the double methods (id2-fd, fd2-fd) within their bound; and the API's
+ * contract: the same bits for any thread count, each half alone the full
+ * evaluation's half, refusals (a result too large for memory, before it is
+ * allocated, with the size; options out of range; a result for another nv).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -244,6 +247,90 @@ static void against_fd(void **st)
     }
 }
 
+/* The same doubles for 1, 2 and 3 worker threads (slabs go to workers
+ * round robin, each written by one), and for each half computed alone. */
+static void threads_and_halves(void **st)
+{
+    (void)st;
+    rbd_model *m = tu_model("autotree:N=5,bf=2,skew=0.6,taper=0.9");
+    state s = random_state(m, 41);
+    const size_t nv = (size_t)m->nv, n3 = nv * nv * nv, all = 2 * nv + 8 * n3;
+    rbdref_opts o;
+    rbdref_opts_default(&o);
+    o.nthreads = 2;
+    rbdref_so_result full, r;
+    assert_int_equal(rbdref_so_result_init(&full, m->nv), 0);
+    assert_int_equal(rbdref_so_eval(m, s.q, s.v, s.a, s.tau, &o, 0, &full), 0);
+    assert_int_equal(rbdref_so_result_init(&r, m->nv), 0);
+    for (int t = 1; t <= 3; t += 2) {
+        o.nthreads = t;
+        memset(r.tau, 0, sizeof(double) * all);
+        assert_int_equal(rbdref_so_eval(m, s.q, s.v, s.a, s.tau, &o, 0, &r), 0);
+        assert_memory_equal(r.tau, full.tau, sizeof(double) * all);
+    }
+    /* ID half alone: tau and the four ID tensors, no FD array answers */
+    memset(r.tau, 0, sizeof(double) * all);
+    assert_int_equal(rbdref_so_eval(m, s.q, s.v, s.a, NULL, &o, 0, &r), 0);
+    assert_true(r.has_id && !r.has_fd);
+    assert_null(rbdref_so_result_get(&r, "qdd", NULL));
+    assert_null(rbdref_so_result_get(&r, "d2qdd_dqdtau", NULL));
+    assert_memory_equal(r.tau, full.tau, sizeof(double) * nv);
+    assert_memory_equal(r.d2tau_dq2, full.d2tau_dq2, sizeof(double) * 4 * n3);
+    /* FD half alone */
+    memset(r.tau, 0, sizeof(double) * all);
+    assert_int_equal(rbdref_so_eval(m, s.q, s.v, NULL, s.tau, &o, 0, &r), 0);
+    assert_true(!r.has_id && r.has_fd);
+    assert_null(rbdref_so_result_get(&r, "tau", NULL));
+    assert_null(rbdref_so_result_get(&r, "dM_dq", NULL));
+    assert_memory_equal(r.qdd, full.qdd, sizeof(double) * nv);
+    assert_memory_equal(r.d2qdd_dq2, full.d2qdd_dq2, sizeof(double) * 4 * n3);
+    assert_null(rbdref_so_result_get(&r, "d2tau_dq3", NULL));     /* no such array */
+    rbdref_so_result_free(&full);
+    rbdref_so_result_free(&r);
+    state_free(&s);
+    rbd_model_free(m);
+}
+
+/* Refused with a message, nothing computed: a result whose eight tensors
+ * would not fit in memory (before allocating, naming the size), options
+ * out of range, a result made for another nv. */
+static void refusals(void **st)
+{
+    (void)st;
+    rbdref_so_result r;
+    assert_int_equal(rbdref_so_result_init(&r, 60000), RBD_ENOMEM);
+    assert_null(r.tau);
+    assert_non_null(strstr(rbd_last_error(), "second-order reference of nv = 60000"));
+    assert_non_null(strstr(rbd_last_error(), "GiB"));
+    assert_int_equal(rbdref_so_result_init(&r, 0), RBD_EINVAL);
+
+    rbd_model *m = tu_model("autotree:N=3,bf=1,skew=0.5");
+    state s = random_state(m, 43);
+    assert_int_equal(rbdref_so_result_init(&r, m->nv), 0);
+    rbdref_opts o;
+    const struct { int prec; long h_log2, d_log2; const char *msg; } bad[] = {
+        { 32, 0, 0, "below 64" },
+        { 256, 1, 0, "out of range" },                     /* complex step >= 1 */
+        { 256, 0, 1, "out of range" },                     /* difference step >= 1 */
+        { 256, 0, -128, "out of range" },                  /* cancellation would eat half the bits */
+    };
+    for (int k = 0; k < 4; k++) {
+        rbdref_opts_default(&o);
+        o.prec = bad[k].prec;
+        o.h_log2 = bad[k].h_log2;
+        assert_int_equal(rbdref_so_eval(m, s.q, s.v, s.a, s.tau, &o, bad[k].d_log2, &r), RBD_EINVAL);
+        if (!strstr(rbd_last_error(), bad[k].msg)) fail_msg("case %d: '%s'", k, rbd_last_error());
+    }
+    rbdref_so_result other;
+    assert_int_equal(rbdref_so_result_init(&other, m->nv + 1), 0);
+    assert_int_equal(rbdref_so_eval(m, s.q, s.v, s.a, s.tau, NULL, 0, &other), RBD_EINVAL);
+    assert_int_equal(rbdref_so_eval(m, NULL, s.v, s.a, s.tau, NULL, 0, &r), RBD_EINVAL);
+    rbdref_so_result_free(&other);
+    rbdref_so_result_free(&r);
+    state_free(&s);
+    rbd_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -252,6 +339,8 @@ int main(void)
         cmocka_unit_test(minv_derivative),
         cmocka_unit_test(first_order_slabs),
         cmocka_unit_test(against_fd),
+        cmocka_unit_test(threads_and_halves),
+        cmocka_unit_test(refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -43,11 +43,11 @@ static void n100(void **st)
 
 /* autoTree's defaults (skew 0, taper 1): the chain the default sweep and
  * the paper describe, at N = 30, every slab (fdsva-so's depth rule,
- * RBD_FDSO_AZA_DEPTH = 20, takes fdsva-so-aza there: 4.2e-9 on d2qdd_dq2
- * against fdsva-so-dmm's 4.5e-9, and better on the other three).  N = 100
- * is left out: every FD composition is at 2e-8 to 1.4e-6 term-wise there,
- * over so_score's bounds (methods/README.md, "fdsva-so on autoTree's
- * default chains"). */
+ * RBD_FDSO_CS_DEPTH = 20, takes fd2-cs there: 5.5e-11 where fdsva-so-aza
+ * is at 4.2e-9 on d2qdd_dq2 and fdsva-so-dmm at 4.5e-9).  N = 100 is left
+ * out: the FD compositions are at 2e-8 to 1.4e-6 term-wise there, over
+ * so_score's bounds (methods/README.md, "fdsva-so on autoTree's default
+ * chains", "fd2-cs"). */
 static void unskewed(void **st)
 {
     (void)st;

@@ -55,8 +55,8 @@ static void robots(void **st)
     }
 }
 
-/* fdsva-so's rule (fdsva_so.c, RBD_FDSO_AZA_DEPTH = 20): fdsva-so-aza where
- * the longest root-to-leaf path has 20 dofs or more, fdsva-so-dmm below,
+/* fdsva-so's rule (fdsva_so.c, RBD_FDSO_CS_DEPTH = 20): fd2-cs where the
+ * longest root-to-leaf path has 20 dofs or more, fdsva-so-dmm below,
  * audited by its outputs: bit for bit the chosen method's on chains of 19
  * and 20 dofs (either side of the threshold) and on a bf = 2 tree of 40
  * bodies whose paths are short although nv is 40. */
@@ -65,7 +65,7 @@ static void depth_rule(void **st)
     (void)st;
     const char *specs[] = { "autotree:N=19,bf=1,skew=0.6,taper=0.99", "autotree:N=20,bf=1,skew=0.6,taper=0.99",
                             "autotree:N=40,bf=2,skew=0.6,taper=0.99" };
-    const char *want[] = { "fdsva-so-dmm", "fdsva-so-aza", "fdsva-so-dmm" };
+    const char *want[] = { "fdsva-so-dmm", "fd2-cs", "fdsva-so-dmm" };
     for (int k = 0; k < 3; k++) {
         rbd_model *m = tu_model(specs[k]);
         const size_t nv = (size_t)m->nv, n3 = nv * nv * nv;

@@ -10,6 +10,7 @@
 #include "accuracy/accuracy_peer.h"
 #include "accuracy/accuracy_run.h"
 #include "rbdiff/dynamics.h"
+#include "store/atomicio.h"
 
 static const char *const id_outputs[] = { "tau", "dtau_dq", "dtau_dv", NULL };
 static const char *const fd_outputs[] = { "qdd", "dqdd_dq", "dqdd_dv", "dqdd_dtau", NULL };
@@ -53,6 +54,18 @@ void audit_opts_from_config(const sweep_config *c, char *cache, size_t len, audi
     o->seed = c->seed;
     o->cache = cache;
     rbdref_opts_default(&o->ref);
+}
+
+int audit_cache_check(const sweep_config *c)
+{
+    char cache[4096], why[1024];
+    audit_opts o;
+    audit_opts_from_config(c, cache, sizeof cache, &o);
+    if (!*cache) return rbd_fail(RBD_EINVAL, "the reference cache directory (--cache, cache =) is empty");
+    int rc = mkdir_p(cache);
+    if (!rc) return RBD_OK;
+    snprintf(why, sizeof why, "%s", rbd_last_error());
+    return rbd_fail(rc, "the reference cache directory '%s': %s", cache, why);
 }
 
 /* Output buffers of one target; every slot distinct, NaN before each call

@@ -83,5 +83,11 @@ void audit_default_cache(char *buf, size_t len);
  * (c->cache, else audit_default_cache) written into cache[len], which o
  * points at, and the reference's defaults (rbdref_opts_default: 256 bits). */
 void audit_opts_from_config(const sweep_config *c, char *cache, size_t len, audit_opts *o);
+/* Makes that cache directory (mkdir -p) before anything is written, so a
+ * place that cannot be one (a file in the way, no permission) is refused
+ * up front as bad input (RBD_EINVAL, naming it) rather than failing the
+ * run at its first reference.  A directory that exists but refuses writes
+ * still only warns (the references are then computed, not kept). */
+int audit_cache_check(const sweep_config *c);
 
 #endif

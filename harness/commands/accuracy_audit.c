@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "commands/accuracy_audit.h"
+#include "accuracy/accuracy_run.h"
 #include "accuracy/accuracy_sweep.h"
 #include "report/report.h"
 #include "accuracy/accuracy_summary.h"
@@ -16,6 +17,7 @@ int accuracy_models_check(const sweep_config *c, int *bad_input)
     int rc = accuracy_models(c, &bm, &nbm);
     if (!rc) rc = bench_models_check(bm, nbm);
     if (!rc && (rc = bench_so_sizes_check(c, bm, nbm, 1))) *bad_input = 0;
+    if (!rc && (rc = audit_cache_check(c))) *bad_input = rc == RBD_EINVAL;
     free(bm);
     return rc;
 }

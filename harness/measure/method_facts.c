@@ -51,6 +51,7 @@ static const method_facts table[] = {
     { "fdsva-so-dmm", "#dd8844", FAMILY_FD, NULL, NULL },
     { "fdsva-so-aza", "#663300", FAMILY_FD, NULL, NULL },
     { "fd2-fd", "#6688cc", FAMILY_FD, NULL, NULL },
+    { "fd2-cs", "#00a6a6", FAMILY_FD, NULL, NULL },
     { "pinocchio.computeRNEADerivatives", "#08519c", FAMILY_PINOCCHIO, NULL, NULL },
     { "pinocchio.computeABADerivatives", "#a63603", FAMILY_PINOCCHIO, NULL, NULL },
     { "pinocchio.rnea", "#4292c6", FAMILY_PINOCCHIO, NULL, NULL },

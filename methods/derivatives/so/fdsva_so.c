@@ -30,12 +30,16 @@
  * by dgemm (nv calls each, O(nv^4)), -M^-1 [.] (and d2qdd_dqdv's) by AZA
  * on each slab (ABA(q, 0, -b, 0), aza.c; O(nv^3); on that chain 2.2e-9
  * for 3.5e-9 with the explicit M^-1).
- * That costs 3 nv fdsva-forces calls, 4-9x the plain composition, which
- * loses accuracy only on deep chains (README.md): so three methods,
+ * That costs 3 nv fdsva-forces calls, 4-9x the plain composition, and
+ * still leaves d2qdd_dq2 over 1e-9 on the deep chains: the composition's
+ * factors are rounded once, and its -M^-1 [.] cancels.  fd2-cs (fd2_cs.c,
+ * the complex step of the tangent-linear ABA) composes nothing through
+ * M^-1 and stays near 1e-11 there, at about 10x fdsva-so-aza's time.  So
+ * three methods here,
  *   fdsva-so-dmm  every tensor -M^-1 [.] by dgemm with the explicit M^-1;
  *   fdsva-so-aza  the first-order slabs and AZA, as above;
- *   fdsva-so      fdsva-so-aza where the longest root-to-leaf path has
- *                 RBD_FDSO_AZA_DEPTH dofs or more, else fdsva-so-dmm.
+ *   fdsva-so      fd2-cs where the longest root-to-leaf path has
+ *                 RBD_FDSO_CS_DEPTH dofs or more, else fdsva-so-dmm.
  * qdd_q and qdd_v enter every q slab through A_j qdd_y, so their error is
  * the tensors' error: they come from fdsva-forces (AZA with each column's
  * ancestor rows as one force), not fdsva, whose -M^-1 dID/du product loses
@@ -50,11 +54,12 @@
 #include "rbdiff/dynamics.h"
 #include "rbdiff/method.h"
 
-/* The path length (in dofs) from which fdsva-so takes fdsva-so-aza: the
- * composition loses accuracy on the chains of 26 and 100 dofs (1.3e-9 to
- * 1.0e-8 term-wise) and on no model whose longest path has 16 or fewer
- * (atlas, talos with free-flyer; methods/README.md, "fdsva-so below 1e-9"). */
-#define RBD_FDSO_AZA_DEPTH 20
+/* The path length (in dofs) from which fdsva-so takes fd2-cs: the
+ * composition, with AZA or without, misses 1e-9 term-wise on every chain
+ * of 26 or more dofs audited (the multi-dof chain, autoTree's chains of 30
+ * and 100) and on no model whose longest path has 16 or fewer (atlas,
+ * talos with free-flyer; methods/README.md, "fd2-cs"). */
+#define RBD_FDSO_CS_DEPTH 20
 
 typedef enum { FDSO_RULE, FDSO_DMM, FDSO_AZA } fdso_mode;
 
@@ -62,8 +67,8 @@ typedef struct {
     const rbd_model *m;
     int aza;                             /* the first-order slabs and AZA (else dgemm with M^-1) */
     rbd_model g0;                        /* m without gravity (a0 = 0), for d2qdd_dqdtau */
-    const rbd_method *fd, *so, *id;
-    void *fd_ws, *fd0_ws, *so_ws, *id_ws;
+    const rbd_method *fd, *so, *id, *cs;
+    void *fd_ws, *fd0_ws, *so_ws, *id_ws, *cs_ws;     /* cs_ws: fd2-cs does it all (the rule's deep paths) */
     rbd_data *d;                         /* ABA at q: Xup, U, D^-1 for AZA */
     rbd_aza *z;
     double *qdd, *Fq, *Fv, *Minv;        /* first order at (q, v, tau) */
@@ -104,6 +109,7 @@ static void fdsva_so_fini(void *p)
     if (w->fd0_ws) w->fd->fini(w->fd0_ws);
     if (w->so_ws) w->so->fini(w->so_ws);
     if (w->id_ws) w->id->fini(w->id_ws);
+    if (w->cs_ws) w->cs->fini(w->cs_ws);
     rbd_aza_free(w->z);
     rbd_data_free(w->d);
     free(w);
@@ -115,13 +121,20 @@ static int fdso_init(const rbd_method *self, fdso_mode mode, const rbd_model *m,
     if (rc || (rc = rbd_so_check_size(m, self->name, NULL))) return rc;
     int depth = dof_depth(m);
     if (depth < 0) return rbd_fail(RBD_ENOMEM, "out of memory for %s", self->name);
+    const int cs = mode == FDSO_RULE && depth >= RBD_FDSO_CS_DEPTH;
     rbd_arena a = { 0 };
     fdsva_so_ws sizing, *w;
-    carve(&sizing, &a, m);
+    if (!cs) carve(&sizing, &a, m);                     /* fd2-cs keeps its own buffers */
     if (!(w = rbd_arena_reserve(&a, sizeof *w, "the fdsva-so workspace"))) return RBD_ENOMEM;
-    carve(w, &a, m);
+    if (!cs) carve(w, &a, m);
     w->m = m;
-    w->aza = mode == FDSO_AZA || (mode == FDSO_RULE && depth >= RBD_FDSO_AZA_DEPTH);
+    if (cs) {
+        w->cs = rbd_method_find("fd2-cs");
+        if ((rc = w->cs->init(m, o, &w->cs_ws))) { w->cs_ws = NULL; fdsva_so_fini(w); return rc; }
+        *out = w;
+        return RBD_OK;
+    }
+    w->aza = mode == FDSO_AZA;
     w->g0 = *m;
     for (int c = 0; c < 6; c++) w->g0.a0[c] = 0;
     w->fd = rbd_method_find("fdsva-forces");
@@ -190,6 +203,7 @@ static int fdsva_so_eval(void *p, const rbd_state *x, rbd_derivs *out)
     if (!x || !x->q || !x->v || !x->tau || !out || !out->qdd || !out->d2qdd_dq2 || !out->d2qdd_dv2 ||
         !out->d2qdd_dqdv || !out->d2qdd_dqdtau)
         return rbd_fail(RBD_EINVAL, "fdsva-so: null state vector or output buffer");
+    if (w->cs_ws) return w->cs->eval(w->cs_ws, x, out);
     rbd_derivs f = { .qdd = w->qdd, .dqdd_dq = w->Fq, .dqdd_dv = w->Fv, .dqdd_dtau = w->Minv };
     rbd_state xs = { x->q, x->v, NULL, x->tau };
     int rc = w->fd->eval(w->fd_ws, &xs, &f);                         /* qdd, qdd_q, qdd_v */
@@ -235,7 +249,7 @@ static int fdsva_so_eval(void *p, const rbd_state *x, rbd_derivs *out)
                                          .eval = fdsva_so_eval, .fini = fdsva_so_fini };
 
 FDSO(fdsva_so, "fdsva-so", FDSO_RULE,
-     "second-order FD derivatives (T-RO 2024): fdsva-so-aza on paths of 20 dofs or more, else fdsva-so-dmm")
+     "second-order FD derivatives (T-RO 2024): fdsva-so-dmm, or fd2-cs on paths of 20 dofs or more")
 FDSO(fdsva_so_dmm, "fdsva-so-dmm", FDSO_DMM,
      "second-order FD derivatives: IDSVA-SO at a = qdd and fdsva-forces composed through the explicit M^-1 (dgemm)")
 FDSO(fdsva_so_aza, "fdsva-so-aza", FDSO_AZA,
