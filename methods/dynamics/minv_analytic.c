@@ -132,6 +132,19 @@ RBD_HOT static void ground_transforms(const rbd_model *m, rbd_data *d)
     }
 }
 
+/* Y = X D^-1 for the n columns X of one joint (6-vectors); always inlined,
+ * so that the call with n = 6 (a free-flyer root) is unrolled */
+static inline __attribute__((always_inline)) void times_dinv(int n, const double (*X)[6], const double *Dinv,
+                                                            double (*Y)[6])
+{
+    for (int b = 0; b < n; b++)
+        for (int r = 0; r < 6; r++) {
+            double s = 0;
+            for (int k = 0; k < n; k++) s += X[k][r] * Dinv[n * k + b];
+            Y[b][r] = s;
+        }
+}
+
 /* The sweeps' other columns from X0 and S0: 0U = X0^T U, U0 = X0^T (U D^-1),
  * SD0 = 0S D^-1.  A root's 0U and U0 are not formed: the sweeps read them
  * only to pass F to a parent and to take A from one. */
@@ -148,20 +161,11 @@ RBD_HOT static void ground_columns(const rbd_model *m, rbd_data *d, const sp_xfo
             for (int r = 0; r < 6; r++) d->U0[v0][r] = d->UG[v0][r] * D;
             continue;
         }
-        for (int b = 0; b < n; b++)
-            for (int r = 0; r < 6; r++) {
-                double s = 0;
-                for (int k = 0; k < n; k++) s += d->S0[v0 + k][r] * Dinv[n * k + b];
-                d->SD0[v0 + b][r] = s;
-            }
+        if (n == 6) times_dinv(6, d->S0 + v0, Dinv, d->SD0 + v0);
+        else times_dinv(n, d->S0 + v0, Dinv, d->SD0 + v0);
         if (root) continue;
         for (int k = 0; k < n; k++) sp_xform_T_force(&X0[i], d->U[v0 + k], d->UG[v0 + k]);
-        for (int b = 0; b < n; b++)                     /* U0 = 0U D^-1 */
-            for (int r = 0; r < 6; r++) {
-                double s = 0;
-                for (int k = 0; k < n; k++) s += d->UG[v0 + k][r] * Dinv[n * k + b];
-                d->U0[v0 + b][r] = s;
-            }
+        times_dinv(n, d->UG + v0, Dinv, d->U0 + v0);   /* U0 = 0U D^-1 */
     }
 }
 
@@ -233,46 +237,59 @@ static void fwd_1dof_inplace(int j0, int j1, const double *UD, const double *S, 
     }
 }
 
+/* Minv(v0 + r, v0 + c) = D^-1(r, c), r, c < n (row v0 + r stored as a
+ * column); always inlined, so that the call with n = 6 (a free-flyer root)
+ * is unrolled */
+static inline __attribute__((always_inline)) void own_block(int n, const double *Dinv, size_t ld, double *Mvv)
+{
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) Mvv[ld * r + c] = Dinv[n * r + c];
+}
+
+/* the 6 rows of a 6 x nv block that starts at X, as arguments */
+#define R6(X) (X), (X) + ld, (X) + 2 * ld, (X) + 3 * ld, (X) + 4 * ld, (X) + 5 * ld
+
 /* The O(N^2) sweeps, given ground_columns. */
 RBD_HOT void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *Minv)
 {
     const int nb = m->nb, nv = m->nv;
     const size_t ld = (size_t)nv;
-    double *F[6];                                              /* rows of the 6 x nv block */
-    for (int k = 0; k < 6; k++) F[k] = d->Fs + k * ld;
+    double *F = d->Fs;                                         /* the 6 x nv block by rows */
     /* backward pass: Minv(i, subtree(i)) = D^-1 (e_i - 0S^T F); F(:, subtree(i)) += 0U_i Minv(i, .) */
     for (int i = nb - 1; i >= 0; i--) {
-        const int v0 = m->idx_v[i], n = m->nv_of[i];
+        const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
         const int ve = m->subtree_end_v[i];
         const double *Dinv = d->Dinv + 36 * i;
         const double (*U)[6] = (const double (*)[6])d->UG + v0;
-        for (int r = 0; r < n; r++) {
-            double *row = Minv + ld * (v0 + r);                /* row v0+r, stored as a column */
-            for (int c = 0; c < n; c++) row[v0 + c] = Dinv[n * r + c];
-        }
-        if (m->parent[i] >= 0)                                 /* own columns: pA = 0 there */
-            for (int c = 0; c < n; c++)
-                for (int k = 0; k < 6; k++) F[k][v0 + c] = d->U0[v0 + c][k];
-        if (n == 1 && m->parent[i] >= 0) {
-            back_1dof(v0 + 1, ve, d->SD0[v0], U[0], Minv + ld * v0, F[0], F[1], F[2], F[3], F[4], F[5]);
+        if (n == 1) {
+            double *row = Minv + ld * v0;                      /* row v0, stored as a column */
+            row[v0] = Dinv[0];
+            if (p < 0) {                                       /* a root's F is never read again */
+                back_row(v0 + 1, ve, d->SD0[v0], row, R6(F));
+                continue;
+            }
+            for (int k = 0; k < 6; k++) F[ld * k + v0] = d->U0[v0][k];   /* own column: pA = 0 there */
+            back_1dof(v0 + 1, ve, d->SD0[v0], U[0], row, R6(F));
             continue;
         }
+        if (n == 6) own_block(6, Dinv, ld, Minv + ld * v0 + v0);
+        else own_block(n, Dinv, ld, Minv + ld * v0 + v0);
+        if (p >= 0)                                            /* own columns: pA = 0 there */
+            for (int c = 0; c < n; c++)
+                for (int k = 0; k < 6; k++) F[ld * k + v0 + c] = d->U0[v0 + c][k];
         for (int r = 0; r < n; r++)
-            back_row(v0 + n, ve, d->SD0[v0 + r], Minv + ld * (v0 + r), F[0], F[1], F[2], F[3], F[4], F[5]);
-        if (m->parent[i] >= 0)
+            back_row(v0 + n, ve, d->SD0[v0 + r], Minv + ld * (v0 + r), R6(F));
+        if (p >= 0)
             for (int r = 0; r < n; r++)                        /* after all rows: they read F unchanged */
-                acc6(v0 + n, ve, U[r], Minv + ld * (v0 + r), F[0], F[1], F[2], F[3], F[4], F[5]);
+                acc6(v0 + n, ve, U[r], Minv + ld * (v0 + r), R6(F));
     }
     /* forward pass: Minv(i, j >= i) -= D^-1 0U^T A_lambda(i); A_i = A_lambda(i) + 0S_i Minv(i, .) */
     for (int i = 0; i < nb; i++) {
         const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
         const int ve = m->subtree_end_v[i];
         const int leaf = m->subtree_end[i] == i + 1;
-        double *A[6], *Ap[6];
-        for (int k = 0; k < 6; k++) {
-            A[k] = d->A + (6 * (size_t)d->aslot[i] + k) * ld;
-            Ap[k] = p >= 0 ? d->A + (6 * (size_t)d->aslot[p] + k) * ld : NULL;
-        }
+        double *A = d->A + 6 * (size_t)d->aslot[i] * ld;      /* A_i and A_lambda(i), 6 x nv by rows */
+        double *Ap = p >= 0 ? d->A + 6 * (size_t)d->aslot[p] * ld : NULL;
         for (int r = 0; r < n; r++) {                          /* columns after the subtree: no backward term */
             double *row = Minv + ld * (v0 + r);
             for (int j = ve; j < nv; j++) row[j] = 0;
@@ -281,25 +298,27 @@ RBD_HOT void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *M
             const double *UD = d->U0[v0], *S = d->S0[v0];
             double *row = Minv + ld * v0;
             if (leaf)
-                fwd_1dof_leaf(v0, nv, UD, row, Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5]);
-            else if (A[0] == Ap[0])
-                fwd_1dof_inplace(v0, nv, UD, S, row, A[0], A[1], A[2], A[3], A[4], A[5]);
+                fwd_1dof_leaf(v0, nv, UD, row, R6(Ap));
+            else if (A == Ap)
+                fwd_1dof_inplace(v0, nv, UD, S, row, R6(A));
             else
-                fwd_1dof(v0, nv, UD, S, row, Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5], A[0], A[1], A[2], A[3], A[4], A[5]);
+                fwd_1dof(v0, nv, UD, S, row, R6(Ap), R6(A));
             continue;
         }
         if (p >= 0)
             for (int r = 0; r < n; r++)
-                fwd_1dof_leaf(v0, nv, d->U0[v0 + r], Minv + ld * (v0 + r), Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5]);
+                fwd_1dof_leaf(v0, nv, d->U0[v0 + r], Minv + ld * (v0 + r), R6(Ap));
         if (leaf) continue;
-        if (A[0] != Ap[0])
+        if (A != Ap)
             for (int k = 0; k < 6; k++)
-                for (int j = v0; j < nv; j++) A[k][j] = p >= 0 ? Ap[k][j] : 0;
+                for (int j = v0; j < nv; j++) A[ld * k + j] = p >= 0 ? Ap[ld * k + j] : 0;
         for (int r = 0; r < n; r++)
-            acc6(v0, nv, d->S0[v0 + r], Minv + ld * (v0 + r), A[0], A[1], A[2], A[3], A[4], A[5]);
+            acc6(v0, nv, d->S0[v0 + r], Minv + ld * (v0 + r), R6(A));
     }
     rbd_sym_from_lower(nv, Minv);
 }
+
+#undef R6
 
 int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *Minv)
 {
