@@ -154,6 +154,17 @@ static inline int SP(aba_joint_block)(const rbd_model *m, int i, const T IA[36],
     }
     const double *S = m->S + 6 * v0;
     T D[36];
+    if (rbd_joint_unit_row(&m->joint[i], 0) >= 0) {    /* every column e_a (joint.h): picks, exact */
+        int a[6];
+        for (int k = 0; k < n; k++) a[k] = rbd_joint_unit_row(&m->joint[i], k);
+        for (int k = 0; k < n; k++)
+            for (int r = 0; r < 6; r++) U[v0 + k][r] = IA[6 * r + a[k]];
+        for (int x = 0; x < n; x++) {
+            for (int b = 0; b < n; b++) D[n * x + b] = U[v0 + b][a[x]];
+            if (u) u[v0 + x] = tau[v0 + x] - pA[a[x]];
+        }
+        return SP(ldl_inv)(n, D, Dinv, tol);
+    }
     for (int k = 0; k < n; k++)
         for (int r = 0; r < 6; r++) {
             T s = 0;

@@ -22,24 +22,6 @@ static inline int axis_of(const rbd_model *m, int i)
     return rbd_joint_is_rot1(m->joint[i].type) ? m->joint[i].axis_id : -1;
 }
 
-/* a when column l of S_i is the unit vector e_a of the spatial basis [ang; lin]
- * (model.c's S: a revolute or prismatic joint about a coordinate axis, every
- * column of a spherical or free-flyer joint), else -1.  Then Ic S is column a
- * of Ic and S^T F row a of F: picks where the general forms take 36 and 6
- * multiplications per column (Pinocchio's ConstraintIdentity does the same). */
-static inline int unit_row(const rbd_model *m, int i, int l)
-{
-    const rbd_joint *jt = &m->joint[i];
-    switch (jt->type) {
-    case RBD_JOINT_REVOLUTE:
-    case RBD_JOINT_CONTINUOUS: return jt->axis_id;
-    case RBD_JOINT_PRISMATIC: return jt->axis_id >= 0 ? 3 + jt->axis_id : -1;
-    case RBD_JOINT_SPHERICAL: return l;
-    case RBD_JOINT_FREEFLYER: return l < 3 ? 3 + l : l - 3;   /* v = [lin; ang] */
-    default: return -1;
-    }
-}
-
 /* TURN_U, TURN_W: E^T x where E turns only the plane (u, w) (turned.h) */
 
 /* I_p += X^T I X for such an X (spatial_tpl.h's inertia_to_parent with E^T B E
@@ -298,10 +280,10 @@ int rbd_crba(const rbd_model *m, rbd_data *d, const double *q, double *M)
     for (int j = nb - 1; j >= 0; j--) {
         const int w0 = m->idx_v[j], n = m->nv_of[j];
         const int ve = m->subtree_end_v[j];
-        int unit[6];                                    /* unit_row of each column, once */
+        int unit[6];                                    /* rbd_joint_unit_row of each column, once */
         for (int l = 0; l < n; l++) {
             double f[6];
-            const int a = unit[l] = unit_row(m, j, l);
+            const int a = unit[l] = rbd_joint_unit_row(&m->joint[j], l);
             if (a >= 0) {
                 force_column_axis(&d->Ic[j], a, f);
             } else {

@@ -86,59 +86,86 @@ static int articulated_inertias(const rbd_model *m, rbd_data *d, const double *q
     return RBD_OK;
 }
 
+/* X0_i = Xup_i X0_lambda(i) for a flat axis body: Xup = (rot_k^T, r_tree),
+ * so E0_i is E0_lambda(i) with rows u, w turned (turned_xup_tree: 12
+ * multiplications where E_up E0 takes 27) and r0_i = r0_lambda(i) +
+ * E0_lambda(i)^T r_tree (spatial_tpl.h's xform_compose) */
+static inline void ground_flat(int k, const sp_xform *Xup, const sp_xform *X0p, sp_xform *X0)
+{
+    const double *E = Xup->E, *r = Xup->r, *Ep = X0p->E;
+    switch (k) {                        /* (c, s) where turned_xup put them */
+    case 0: turned_xup_tree(0, 1, 2, E[4], E[5], X0p, X0); break;
+    case 1: turned_xup_tree(1, 2, 0, E[8], E[6], X0p, X0); break;
+    default: turned_xup_tree(2, 0, 1, E[0], E[1], X0p, X0);
+    }
+    for (int j = 0; j < 3; j++) X0->r[j] += Ep[j] * r[0] + Ep[3 + j] * r[1] + Ep[6 + j] * r[2];
+}
+
 /* X0_i from Xup, and the ground-frame joint columns 0S = X0^-1 S. */
 RBD_HOT static void ground_transforms(const rbd_model *m, rbd_data *d)
 {
     for (int i = 0; i < m->nb; i++) {
         const int v0 = m->idx_v[i], p = m->parent[i], ax = sp_aba_axis(m, i);
         const sp_xform *X = &d->X0[i];
-        if (p >= 0) sp_xform_compose(&d->Xup[i], &d->X0[p], &d->X0[i]);
-        else d->X0[i] = d->Xup[i];
+        if (p < 0) d->X0[i] = d->Xup[i];
+        else if (d->axis_flat[i] >= 0) ground_flat(d->axis_flat[i], &d->Xup[i], &d->X0[p], &d->X0[i]);
+        else sp_xform_compose(&d->Xup[i], &d->X0[p], &d->X0[i]);
         if (ax >= 0) {                                  /* X0^-1 e_ax: row ax of E, then r x it */
             double *S = d->S0[v0];
             S[0] = X->E[3 * ax]; S[1] = X->E[3 * ax + 1]; S[2] = X->E[3 * ax + 2];
             sp_cross3(X->r, S, S + 3);
             continue;
         }
-        for (int k = 0; k < m->nv_of[i]; k++) sp_xform_inv_motion(X, m->S + 6 * (v0 + k), d->S0[v0 + k]);
+        for (int k = 0; k < m->nv_of[i]; k++) {
+            const int a = rbd_joint_unit_row(&m->joint[i], k);
+            double *S = d->S0[v0 + k];
+            if (a < 0) {
+                sp_xform_inv_motion(X, m->S + 6 * (v0 + k), S);
+            } else if (a < 3) {                         /* X0^-1 [e_a; 0] = [row a of E; r x it] */
+                S[0] = X->E[3 * a]; S[1] = X->E[3 * a + 1]; S[2] = X->E[3 * a + 2];
+                sp_cross3(X->r, S, S + 3);
+            } else {                                    /* X0^-1 [0; e_b] = [0; row b of E] */
+                S[0] = S[1] = S[2] = 0;
+                S[3] = X->E[3 * (a - 3)]; S[4] = X->E[3 * (a - 3) + 1]; S[5] = X->E[3 * (a - 3) + 2];
+            }
+        }
     }
 }
 
+/* Y = X D^-1 for the n columns X of one joint (6-vectors); always inlined,
+ * so that the call with n = 6 (a free-flyer root) is unrolled */
+static inline __attribute__((always_inline)) void times_dinv(int n, const double (*X)[6], const double *Dinv,
+                                                            double (*Y)[6])
+{
+    for (int b = 0; b < n; b++)
+        for (int r = 0; r < 6; r++) {
+            double s = 0;
+            for (int k = 0; k < n; k++) s += X[k][r] * Dinv[n * k + b];
+            Y[b][r] = s;
+        }
+}
+
 /* The sweeps' other columns from X0 and S0: 0U = X0^T U, U0 = X0^T (U D^-1),
- * SD0 = 0S D^-1. */
+ * SD0 = 0S D^-1.  A root's 0U and U0 are not formed: the sweeps read them
+ * only to pass F to a parent and to take A from one. */
 RBD_HOT static void ground_columns(const rbd_model *m, rbd_data *d, const sp_xform *X0)
 {
     for (int i = 0; i < m->nb; i++) {
-        const int v0 = m->idx_v[i], n = m->nv_of[i];
+        const int v0 = m->idx_v[i], n = m->nv_of[i], root = m->parent[i] < 0;
         const double *Dinv = d->Dinv + 36 * i;
-        double UD[6][6];
-        if (n == 1) {                                   /* the loops below with one term */
-            double SD[6];
-            for (int r = 0; r < 6; r++) {
-                UD[0][r] = d->U[v0][r] * Dinv[0];
-                SD[r] = d->S0[v0][r] * Dinv[0];
-            }
+        if (n == 1) {                                   /* one dof: U0 = 0U D^-1, X0^T linear */
+            const double D = Dinv[0];
+            for (int r = 0; r < 6; r++) d->SD0[v0][r] = d->S0[v0][r] * D;
+            if (root) continue;
             sp_xform_T_force(&X0[i], d->U[v0], d->UG[v0]);
-            sp_xform_T_force(&X0[i], UD[0], d->U0[v0]);
-            for (int r = 0; r < 6; r++) d->SD0[v0][r] = SD[r];
+            for (int r = 0; r < 6; r++) d->U0[v0][r] = d->UG[v0][r] * D;
             continue;
         }
-        for (int b = 0; b < n; b++)
-            for (int r = 0; r < 6; r++) {
-                double s = 0;
-                for (int k = 0; k < n; k++) s += d->U[v0 + k][r] * Dinv[n * k + b];
-                UD[b][r] = s;
-            }
-        for (int k = 0; k < n; k++) {
-            sp_xform_T_force(&X0[i], d->U[v0 + k], d->UG[v0 + k]);
-            sp_xform_T_force(&X0[i], UD[k], d->U0[v0 + k]);
-        }
-        for (int b = 0; b < n; b++)
-            for (int r = 0; r < 6; r++) {
-                double s = 0;
-                for (int k = 0; k < n; k++) s += d->S0[v0 + k][r] * Dinv[n * k + b];
-                d->SD0[v0 + b][r] = s;
-            }
+        if (n == 6) times_dinv(6, d->S0 + v0, Dinv, d->SD0 + v0);
+        else times_dinv(n, d->S0 + v0, Dinv, d->SD0 + v0);
+        if (root) continue;
+        for (int k = 0; k < n; k++) sp_xform_T_force(&X0[i], d->U[v0 + k], d->UG[v0 + k]);
+        times_dinv(n, d->UG + v0, Dinv, d->U0 + v0);   /* U0 = 0U D^-1 */
     }
 }
 
@@ -210,45 +237,59 @@ static void fwd_1dof_inplace(int j0, int j1, const double *UD, const double *S, 
     }
 }
 
+/* Minv(v0 + r, v0 + c) = D^-1(r, c), r, c < n (row v0 + r stored as a
+ * column); always inlined, so that the call with n = 6 (a free-flyer root)
+ * is unrolled */
+static inline __attribute__((always_inline)) void own_block(int n, const double *Dinv, size_t ld, double *Mvv)
+{
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) Mvv[ld * r + c] = Dinv[n * r + c];
+}
+
+/* the 6 rows of a 6 x nv block that starts at X, as arguments */
+#define R6(X) (X), (X) + ld, (X) + 2 * ld, (X) + 3 * ld, (X) + 4 * ld, (X) + 5 * ld
+
 /* The O(N^2) sweeps, given ground_columns. */
 RBD_HOT void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *Minv)
 {
     const int nb = m->nb, nv = m->nv;
     const size_t ld = (size_t)nv;
-    double *F[6];                                              /* rows of the 6 x nv block */
-    for (int k = 0; k < 6; k++) F[k] = d->Fs + k * ld;
+    double *F = d->Fs;                                         /* the 6 x nv block by rows */
     /* backward pass: Minv(i, subtree(i)) = D^-1 (e_i - 0S^T F); F(:, subtree(i)) += 0U_i Minv(i, .) */
     for (int i = nb - 1; i >= 0; i--) {
-        const int v0 = m->idx_v[i], n = m->nv_of[i];
+        const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
         const int ve = m->subtree_end_v[i];
         const double *Dinv = d->Dinv + 36 * i;
         const double (*U)[6] = (const double (*)[6])d->UG + v0;
-        for (int r = 0; r < n; r++) {
-            double *row = Minv + ld * (v0 + r);                /* row v0+r, stored as a column */
-            for (int c = 0; c < n; c++) row[v0 + c] = Dinv[n * r + c];
-        }
-        for (int c = 0; c < n; c++)                            /* own columns: pA = 0 there */
-            for (int k = 0; k < 6; k++) F[k][v0 + c] = d->U0[v0 + c][k];
-        if (n == 1 && m->parent[i] >= 0) {
-            back_1dof(v0 + 1, ve, d->SD0[v0], U[0], Minv + ld * v0, F[0], F[1], F[2], F[3], F[4], F[5]);
+        if (n == 1) {
+            double *row = Minv + ld * v0;                      /* row v0, stored as a column */
+            row[v0] = Dinv[0];
+            if (p < 0) {                                       /* a root's F is never read again */
+                back_row(v0 + 1, ve, d->SD0[v0], row, R6(F));
+                continue;
+            }
+            for (int k = 0; k < 6; k++) F[ld * k + v0] = d->U0[v0][k];   /* own column: pA = 0 there */
+            back_1dof(v0 + 1, ve, d->SD0[v0], U[0], row, R6(F));
             continue;
         }
+        if (n == 6) own_block(6, Dinv, ld, Minv + ld * v0 + v0);
+        else own_block(n, Dinv, ld, Minv + ld * v0 + v0);
+        if (p >= 0)                                            /* own columns: pA = 0 there */
+            for (int c = 0; c < n; c++)
+                for (int k = 0; k < 6; k++) F[ld * k + v0 + c] = d->U0[v0 + c][k];
         for (int r = 0; r < n; r++)
-            back_row(v0 + n, ve, d->SD0[v0 + r], Minv + ld * (v0 + r), F[0], F[1], F[2], F[3], F[4], F[5]);
-        if (m->parent[i] >= 0)
+            back_row(v0 + n, ve, d->SD0[v0 + r], Minv + ld * (v0 + r), R6(F));
+        if (p >= 0)
             for (int r = 0; r < n; r++)                        /* after all rows: they read F unchanged */
-                acc6(v0 + n, ve, U[r], Minv + ld * (v0 + r), F[0], F[1], F[2], F[3], F[4], F[5]);
+                acc6(v0 + n, ve, U[r], Minv + ld * (v0 + r), R6(F));
     }
     /* forward pass: Minv(i, j >= i) -= D^-1 0U^T A_lambda(i); A_i = A_lambda(i) + 0S_i Minv(i, .) */
     for (int i = 0; i < nb; i++) {
         const int v0 = m->idx_v[i], n = m->nv_of[i], p = m->parent[i];
         const int ve = m->subtree_end_v[i];
         const int leaf = m->subtree_end[i] == i + 1;
-        double *A[6], *Ap[6];
-        for (int k = 0; k < 6; k++) {
-            A[k] = d->A + (6 * (size_t)d->aslot[i] + k) * ld;
-            Ap[k] = p >= 0 ? d->A + (6 * (size_t)d->aslot[p] + k) * ld : NULL;
-        }
+        double *A = d->A + 6 * (size_t)d->aslot[i] * ld;      /* A_i and A_lambda(i), 6 x nv by rows */
+        double *Ap = p >= 0 ? d->A + 6 * (size_t)d->aslot[p] * ld : NULL;
         for (int r = 0; r < n; r++) {                          /* columns after the subtree: no backward term */
             double *row = Minv + ld * (v0 + r);
             for (int j = ve; j < nv; j++) row[j] = 0;
@@ -257,25 +298,27 @@ RBD_HOT void rbd_minv_analytic_sweeps(const rbd_model *m, rbd_data *d, double *M
             const double *UD = d->U0[v0], *S = d->S0[v0];
             double *row = Minv + ld * v0;
             if (leaf)
-                fwd_1dof_leaf(v0, nv, UD, row, Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5]);
-            else if (A[0] == Ap[0])
-                fwd_1dof_inplace(v0, nv, UD, S, row, A[0], A[1], A[2], A[3], A[4], A[5]);
+                fwd_1dof_leaf(v0, nv, UD, row, R6(Ap));
+            else if (A == Ap)
+                fwd_1dof_inplace(v0, nv, UD, S, row, R6(A));
             else
-                fwd_1dof(v0, nv, UD, S, row, Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5], A[0], A[1], A[2], A[3], A[4], A[5]);
+                fwd_1dof(v0, nv, UD, S, row, R6(Ap), R6(A));
             continue;
         }
         if (p >= 0)
             for (int r = 0; r < n; r++)
-                fwd_1dof_leaf(v0, nv, d->U0[v0 + r], Minv + ld * (v0 + r), Ap[0], Ap[1], Ap[2], Ap[3], Ap[4], Ap[5]);
+                fwd_1dof_leaf(v0, nv, d->U0[v0 + r], Minv + ld * (v0 + r), R6(Ap));
         if (leaf) continue;
-        if (A[0] != Ap[0])
+        if (A != Ap)
             for (int k = 0; k < 6; k++)
-                for (int j = v0; j < nv; j++) A[k][j] = p >= 0 ? Ap[k][j] : 0;
+                for (int j = v0; j < nv; j++) A[ld * k + j] = p >= 0 ? Ap[ld * k + j] : 0;
         for (int r = 0; r < n; r++)
-            acc6(v0, nv, d->S0[v0 + r], Minv + ld * (v0 + r), A[0], A[1], A[2], A[3], A[4], A[5]);
+            acc6(v0, nv, d->S0[v0 + r], Minv + ld * (v0 + r), R6(A));
     }
     rbd_sym_from_lower(nv, Minv);
 }
+
+#undef R6
 
 int rbd_minv_analytic(const rbd_model *m, rbd_data *d, const double *q, double *Minv)
 {

@@ -7,6 +7,15 @@
 void rbd_sym_from_lower(int n, double *A)
 {
     enum { B = 32 };
+    if (n <= B) {                       /* one tile: without the tile bounds in the inner loop */
+        const size_t ld = (size_t)n;
+        for (int c = 1; c < n; c++) {
+            double *restrict col = A + ld * c;
+            const double *restrict row = A + c;
+            for (int r = 0; r < c; r++) col[r] = row[ld * r];
+        }
+        return;
+    }
     for (int c0 = 0; c0 < n; c0 += B)
         for (int r0 = 0; r0 <= c0; r0 += B)
             for (int c = c0; c < c0 + B && c < n; c++)

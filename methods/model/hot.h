@@ -20,6 +20,15 @@
  * once or twice per entry (a loop over a joint's dofs), where that padding
  * is executed thousands of times per call (abacr's tangent_column: 0.5% of
  * its instructions, methods/README.md).
+ *
+ * RBD_HOT_PAGE starts a large kernel, one whose code spans tens of kB, on a
+ * 4 kB page.  For such a kernel the 64-byte start is not enough: where it
+ * begins within a page decides how its lines fall onto the sets of the
+ * CPU's instruction-side caches and predictors, which are indexed by
+ * address bits above the line, so its time still moved with the bytes
+ * linked before it (idsva-ref's ref_eval, 22 kB, with identical machine
+ * code: methods/README.md, "id_ground's z-only copy").  The padding costs
+ * at most one page of the binary.
  */
 #ifndef RBD_HOT_H
 #define RBD_HOT_H
@@ -27,12 +36,15 @@
 #if defined(__GNUC__) && !defined(__clang__)
 #define RBD_HOT __attribute__((aligned(64), optimize("align-loops=32")))
 #define RBD_HOT_ENTRY __attribute__((aligned(64)))
+#define RBD_HOT_PAGE __attribute__((aligned(4096)))
 #elif defined(__GNUC__)
 #define RBD_HOT __attribute__((aligned(64)))
 #define RBD_HOT_ENTRY __attribute__((aligned(64)))
+#define RBD_HOT_PAGE __attribute__((aligned(4096)))
 #else
 #define RBD_HOT
 #define RBD_HOT_ENTRY
+#define RBD_HOT_PAGE
 #endif
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/arena.h"
+#include "model/hot.h"
 #include "rbdiff/method.h"
 
 typedef struct {
@@ -78,7 +79,8 @@ static void op_mat(void (*op)(const double *, const double *, double *), const d
     }
 }
 
-static int ref_eval(void *p, const rbd_state *x, rbd_derivs *out)
+/* Lines 1-23; on a page of its own, being a kernel of tens of kB (model/hot.h) */
+RBD_HOT_PAGE static int ref_eval(void *p, const rbd_state *x, rbd_derivs *out)
 {
     ref_ws *w = p;
     if (!w || !x || !x->q || !x->v || !x->a || !out || !out->tau || !out->dtau_dq || !out->dtau_dv)
