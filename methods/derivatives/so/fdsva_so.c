@@ -34,7 +34,8 @@
  * still leaves d2qdd_dq2 over 1e-9 on the deep chains: the composition's
  * factors are rounded once, and its -M^-1 [.] cancels.  fd2-cs (fd2_cs.c,
  * the complex step of the tangent-linear ABA) composes nothing through
- * M^-1 and stays near 1e-11 there, at about 10x fdsva-so-aza's time.  So
+ * M^-1 and stays near 1e-11 there, at several times fdsva-so-aza's cost
+ * (methods/README.md, "fd2-cs").  So
  * three methods here,
  *   fdsva-so-dmm  every tensor -M^-1 [.] by dgemm with the explicit M^-1;
  *   fdsva-so-aza  the first-order slabs and AZA, as above;
