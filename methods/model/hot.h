@@ -27,8 +27,11 @@
  * CPU's instruction-side caches and predictors, which are indexed by
  * address bits above the line, so its time still moved with the bytes
  * linked before it (idsva-ref's ref_eval, 22 kB, with identical machine
- * code: methods/README.md, "id_ground's z-only copy").  The padding costs
- * at most one page of the binary.
+ * code: methods/README.md, "id_ground's z-only copy").  A page-aligned
+ * function also aligns the whole .text to a page, which moves every kernel
+ * not on a page of its own; so each large kernel whose time depended on
+ * its place (idsva-ref's, idsva-body's) has its own page.  The padding
+ * costs at most one page of the binary each.
  */
 #ifndef RBD_HOT_H
 #define RBD_HOT_H

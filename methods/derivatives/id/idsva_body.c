@@ -106,7 +106,8 @@ static void idb_forward(const rbd_model *m, idb_ws *w, const double *q, const do
     }
 }
 
-RBD_HOT static int idb_eval(void *p, const rbd_state *x, rbd_derivs *out)
+/* a kernel of some 20 kB: on a page of its own as well as loop-aligned (model/hot.h) */
+RBD_HOT RBD_HOT_PAGE static int idb_eval(void *p, const rbd_state *x, rbd_derivs *out)
 {
     idb_ws *w = p;
     if (!w || !x || !x->q || !x->v || !x->a || !out || !out->tau || !out->dtau_dq || !out->dtau_dv)

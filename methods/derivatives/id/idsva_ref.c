@@ -79,7 +79,7 @@ static void op_mat(void (*op)(const double *, const double *, double *), const d
     }
 }
 
-/* Lines 1-23; on a page of its own, being a kernel of tens of kB (model/hot.h) */
+/* Lines 1-23; on a page of its own, being a kernel of some 20 kB (model/hot.h) */
 RBD_HOT_PAGE static int ref_eval(void *p, const rbd_state *x, rbd_derivs *out)
 {
     ref_ws *w = p;
