@@ -2,12 +2,13 @@
  * The emitted methods (methods/emit) against the methods they are traced
  * from: idsva-emit against idsva, fdsva-emit against fdsva, on small models
  * of every shape (chains and branched autoTrees, planar and skewed, the
- * double pendulum and UR5), 3 random states each, normwise relative in the
+ * double pendulum and UR5; a free-flyer, a tree of every joint type, a
+ * chain of continuous joints), 3 random states each, normwise relative in the
  * max norm (as test_idsva_oracle.c): <= 1e-12 for idsva-emit (the same
  * algorithm, the model's constants folded: rounding only), <= 1e-10 for
  * fdsva-emit (M^-1 by LTDL, not by ABA's factors).  Every entry must be
  * written (outputs filled with NaN first).  Then the refusals: a model over
- * the nv limit and a free-flyer (RBD_ENOTSUP, one line), no compiler or a
+ * the nv limit (RBD_ENOTSUP, one line), no compiler or a
  * failing one (a clear error), and the cache: one whole library per model
  * and kind, no temporary file left behind.  The compiles go to a cache of
  * this build folder's own, emptied first, so each run compiles (seconds).
@@ -48,13 +49,13 @@ static void eval(const rbd_method *meth, const rbd_model *m, const rbd_state *x,
     meth->fini(ws);
 }
 
-/* emitted against ref on one model, NSTATES states */
-static void check_pair(const char *emitted, const char *ref, const char *spec, double tol)
+/* emitted against ref on one model, 3 states */
+static void check_model(const char *emitted, const char *ref, const rbd_model *m, double tol)
 {
+    const char *spec = m->spec;
     const rbd_method *e = rbd_method_find(emitted), *r = rbd_method_find(ref);
     assert_non_null(e);
     assert_non_null(r);
-    rbd_model *m = tu_model(spec);
     const size_t nv = (size_t)m->nv, nout = e->output == RBD_FD_DERIVS ? 4 : 3;
     double *q = malloc(sizeof(double) * (size_t)m->nq), *v = malloc(sizeof(double) * nv),
            *u = malloc(sizeof(double) * nv), *buf = malloc(sizeof(double) * 2 * (nv + 3 * nv * nv));
@@ -77,6 +78,49 @@ static void check_pair(const char *emitted, const char *ref, const char *spec, d
         }
     }
     free(q); free(v); free(u); free(buf);
+}
+
+static void check_pair(const char *emitted, const char *ref, const char *spec, double tol)
+{
+    rbd_model *m = tu_model(spec);
+    check_model(emitted, ref, m, tol);
+    rbd_model_free(m);
+}
+
+/* A chain of continuous joints (q = (cos t, sin t)) about a coordinate and a skew axis. */
+static rbd_model *continuous_chain(void)
+{
+    rbd_builder *b = rbd_builder_new();
+    assert_non_null(b);
+    for (int i = 0; i < 3; i++) {
+        rbd_joint jt = { .type = RBD_JOINT_CONTINUOUS, .axis = { 0, 0, 1 } };
+        if (i == 1) jt = (rbd_joint){ .type = RBD_JOINT_CONTINUOUS, .axis = { 0.48, 0.6, 0.64 } };
+        sp_xform X;
+        sp_xform_identity(&X);
+        X.r[0] = 0.3; X.r[2] = 0.1 * i;
+        rbd_body_inertia in = { .mass = 1.2 - 0.2 * i, .com = { 0.1, 0.02, -0.04 } };
+        in.Ic[0] = 0.03; in.Ic[4] = 0.02; in.Ic[8] = 0.025; in.Ic[2] = in.Ic[6] = 0.003;
+        char name[16];
+        snprintf(name, sizeof name, "c%d", i);
+        assert_int_equal(rbd_builder_add(b, i - 1, &jt, &X, &in, name, name), 0);
+    }
+    rbd_model *m = NULL;
+    if (rbd_builder_finish(b, NULL, "continuous-chain", &m)) fail_msg("%s", rbd_last_error());
+    rbd_builder_free(b);
+    return m;
+}
+
+/* Every joint type: free-flyer, spherical, continuous (and revolute, prismatic). */
+static void check_joints(const char *emitted, const char *ref, double tol)
+{
+    char spec[4200];
+    snprintf(spec, sizeof spec, "urdf:%s/tests/models/double_pendulum.urdf,freeflyer", RBD_SOURCE_DIR);
+    check_pair(emitted, ref, spec, tol);
+    rbd_model *m = tu_multidof_tree();
+    check_model(emitted, ref, m, tol);
+    rbd_model_free(m);
+    m = continuous_chain();
+    check_model(emitted, ref, m, tol);
     rbd_model_free(m);
 }
 
@@ -95,6 +139,7 @@ static void test_idsva_emit(void **s)
         snprintf(spec, sizeof spec, "urdf:%s/tests/models/%s.urdf", RBD_SOURCE_DIR, robots[r]);
         check_pair("idsva-emit", "idsva", spec, 1e-12);
     }
+    check_joints("idsva-emit", "idsva", 1e-12);
 }
 
 static void test_fdsva_emit(void **s)
@@ -107,6 +152,7 @@ static void test_fdsva_emit(void **s)
         snprintf(spec, sizeof spec, "urdf:%s/tests/models/%s.urdf", RBD_SOURCE_DIR, robots[r]);
         check_pair("fdsva-emit", "fdsva", spec, 1e-10);
     }
+    check_joints("fdsva-emit", "fdsva", 1e-10);
 }
 
 /* init refuses with rc and a message containing what, leaving *ws NULL */
@@ -129,8 +175,6 @@ static void test_refusals(void **s)
     refuses("idsva-emit", "autotree:N=21,bf=1", RBD_ENOTSUP, "limit of 20");
     refuses("fdsva-emit", "autotree:N=40,bf=2", RBD_ENOTSUP, "limit of 20");
     char dir[4200];
-    snprintf(dir, sizeof dir, "urdf:%s/tests/models/double_pendulum.urdf,freeflyer", RBD_SOURCE_DIR);
-    refuses("idsva-emit", dir, RBD_ENOTSUP, "free");
     snprintf(dir, sizeof dir, "%s/nocc", cache);
     setenv("RBD_CACHE_DIR", dir, 1);        /* nothing cached there: each init compiles */
     setenv("RBD_EMIT_CC", "/nonexistent/rbdiff-cc", 1);
@@ -158,8 +202,8 @@ static void test_cache_files(void **s)
         nc += !strcmp(dot, ".c");
     }
     closedir(d);
-    /* 6 models x 2 kinds, fewer only if two models emitted the same C */
-    if (nso != nc || nso < 10 || nso > 12) fail_msg("%d libraries and %d sources in %s (12 expected)", nso, nc, dir);
+    /* 9 models x 2 kinds, fewer only if two models emitted the same C */
+    if (nso != nc || nso < 16 || nso > 18) fail_msg("%d libraries and %d sources in %s (18 expected)", nso, nc, dir);
 }
 
 int main(void)

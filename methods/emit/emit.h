@@ -15,7 +15,7 @@
 
 /* The version of what is emitted: part of every cache key, raised whenever
  * the tracer, the traced algorithms or the printed C change. */
-#define RBD_EMIT_VERSION 1
+#define RBD_EMIT_VERSION 2
 
 /* The node of each output entry (NULL: not wanted). */
 typedef struct { eg_id *tau, *dq, *dv, *M; } eg_out_id;

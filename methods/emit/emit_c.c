@@ -26,6 +26,7 @@ static long print_node(const eg_graph *g, eg_id i, FILE *f)
     case EG_NEG: fputs("-", f); operand(g, x->a, f); break;
     case EG_SIN: fputs("sin(", f); operand(g, x->a, f); fputs(")", f); break;
     case EG_COS: fputs("cos(", f); operand(g, x->a, f); fputs(")", f); break;
+    case EG_SQRT: fputs("sqrt(", f); operand(g, x->a, f); fputs(")", f); break;
     default:
         operand(g, x->a, f);
         fprintf(f, " %c ", sym[x->op]);

@@ -179,3 +179,9 @@ eg_id eg_cos(eg_graph *g, eg_id a)
     if (is_const(g, a)) return eg_const(g, cos(g->n[a].c));
     return intern(g, (eg_node){ EG_COS, a, -1, 0 });
 }
+
+eg_id eg_sqrt(eg_graph *g, eg_id a)
+{
+    if (is_const(g, a) && g->n[a].c >= 0) return eg_const(g, sqrt(g->n[a].c));
+    return intern(g, (eg_node){ EG_SQRT, a, -1, 0 });
+}

@@ -4,7 +4,7 @@
  * MuJoCo keeps its model), built by the eg_* operations below, which fold
  * what the model makes constant and share what is computed twice:
  *  - constant folding: const op const, x*0, 0*x, x*1, x*-1, x+0, x-0, 0-x,
- *    x-x, x/1, 0/x, -(-x), -(const);
+ *    x-x, x/1, 0/x, -(-x), -(const), f(const) for sin, cos, sqrt;
  *  - hash-consing: an operation on the same operands (commutative ones in
  *    canonical order) is the same node, so the second pass over the same
  *    kinematics costs nothing.
@@ -20,7 +20,7 @@
 
 typedef int32_t eg_id;
 
-enum { EG_CONST, EG_IN, EG_ADD, EG_SUB, EG_MUL, EG_DIV, EG_NEG, EG_SIN, EG_COS };
+enum { EG_CONST, EG_IN, EG_ADD, EG_SUB, EG_MUL, EG_DIV, EG_NEG, EG_SIN, EG_COS, EG_SQRT };
 enum { EG_IN_Q, EG_IN_V, EG_IN_U };      /* EG_IN: a = which input, b = its index */
 
 typedef struct {
@@ -50,6 +50,7 @@ eg_id eg_div(eg_graph *g, eg_id a, eg_id b);
 eg_id eg_neg(eg_graph *g, eg_id a);
 eg_id eg_sin(eg_graph *g, eg_id a);
 eg_id eg_cos(eg_graph *g, eg_id a);
+eg_id eg_sqrt(eg_graph *g, eg_id a);
 
 /* 1 if node a is the constant c. */
 int eg_is(const eg_graph *g, eg_id a, double c);

@@ -41,18 +41,46 @@ void eg_xform_const(eg_graph *g, const sp_xform *X, eg_xform *out)
     for (int k = 0; k < 3; k++) out->r[k] = eg_const(g, X->r[k]);
 }
 
-/* joint_tpl.h's jcalc_joint for the one-dof joints, folded at the axis */
+/* joint_tpl.h's quat_to_R, q = [x y z w] normalised by q / sqrt(q.q), stored as E = R^T */
+static void quat_E(eg_graph *g, const eg_id q[4], eg_id E[9])
+{
+    eg_id n2 = ADD(ADD(MUL(q[0], q[0]), MUL(q[1], q[1])), ADD(MUL(q[2], q[2]), MUL(q[3], q[3])));
+    eg_id s = eg_div(g, eg_const(g, 2), n2), x = q[0], y = q[1], z = q[2], w = q[3];
+    eg_id R[9] = {
+        SUB(g->one, MUL(s, ADD(MUL(y, y), MUL(z, z)))), MUL(s, SUB(MUL(x, y), MUL(z, w))), MUL(s, ADD(MUL(x, z), MUL(y, w))),
+        MUL(s, ADD(MUL(x, y), MUL(z, w))), SUB(g->one, MUL(s, ADD(MUL(x, x), MUL(z, z)))), MUL(s, SUB(MUL(y, z), MUL(x, w))),
+        MUL(s, SUB(MUL(x, z), MUL(y, w))), MUL(s, ADD(MUL(y, z), MUL(x, w))), SUB(g->one, MUL(s, ADD(MUL(x, x), MUL(y, y)))) };
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) E[3 * a + b] = R[3 * b + a];
+}
+
+/* joint_tpl.h's jcalc_joint, folded at the joint's axis */
 void eg_jcalc(eg_graph *g, const rbd_model *m, int i, eg_xform *XJ)
 {
     const rbd_joint *j = &m->joint[i];
-    eg_id q = eg_in(g, EG_IN_Q, m->idx_q[i]);
+    eg_id q[7];
+    for (int k = 0; k < m->nq_of[i] && k < 7; k++) q[k] = eg_in(g, EG_IN_Q, m->idx_q[i] + k);
     for (int k = 0; k < 9; k++) XJ->E[k] = k % 4 ? g->zero : g->one;
     for (int k = 0; k < 3; k++) XJ->r[k] = g->zero;
     if (j->type == RBD_JOINT_PRISMATIC) {
-        for (int k = 0; k < 3; k++) XJ->r[k] = MUL(eg_const(g, j->axis[k]), q);
+        for (int k = 0; k < 3; k++) XJ->r[k] = MUL(eg_const(g, j->axis[k]), q[0]);
         return;
     }
-    eg_id c = eg_cos(g, q), s = eg_sin(g, q);
+    if (j->type == RBD_JOINT_SPHERICAL || j->type == RBD_JOINT_FREEFLYER) {
+        quat_E(g, j->type == RBD_JOINT_SPHERICAL ? q : q + 3, XJ->E);
+        if (j->type == RBD_JOINT_FREEFLYER)
+            for (int k = 0; k < 3; k++) XJ->r[k] = q[k];
+        return;
+    }
+    eg_id c, s;
+    if (j->type == RBD_JOINT_CONTINUOUS) {      /* q = (cos t, sin t) / |q| */
+        eg_id n = eg_sqrt(g, ADD(MUL(q[0], q[0]), MUL(q[1], q[1])));
+        c = eg_div(g, q[0], n);
+        s = eg_div(g, q[1], n);
+    } else {
+        c = eg_cos(g, q[0]);
+        s = eg_sin(g, q[0]);
+    }
     if (j->axis_id >= 0) {
         int a = (j->axis_id + 1) % 3, b = (j->axis_id + 2) % 3;
         XJ->E[3 * a + a] = c; XJ->E[3 * a + b] = s;

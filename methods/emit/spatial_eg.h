@@ -14,8 +14,7 @@
 typedef struct { eg_id E[9], r[3]; } eg_xform;
 
 void eg_xform_const(eg_graph *g, const sp_xform *X, eg_xform *out);
-/* X_J(q) of body i's joint, q read as the graph's inputs (revolute,
- * prismatic: the joints the emitted methods declare) */
+/* X_J(q) of body i's joint, q read as the graph's inputs (every joint type) */
 void eg_jcalc(eg_graph *g, const rbd_model *m, int i, eg_xform *XJ);
 void eg_xform_compose(eg_graph *g, const eg_xform *X_BC, const eg_xform *X_AB, eg_xform *X_AC);
 void eg_xform_inverse(eg_graph *g, const eg_xform *X, eg_xform *Xi);
