@@ -13,6 +13,7 @@ extern const rbd_method rbd_method_fd_fd, rbd_method_fd_cs, rbd_method_abacr, rb
 extern const rbd_method rbd_method_id2_fd, rbd_method_fd2_fd, rbd_method_idsva_so,
     rbd_method_fdsva_so, rbd_method_fdsva_so_dmm, rbd_method_fdsva_so_aza, rbd_method_id2_cs,
     rbd_method_fd2_cs;
+extern const rbd_method rbd_method_idsva_emit, rbd_method_fdsva_emit;
 
 const rbd_method *const rbd_methods[] = {
     &rbd_method_id_fd,
@@ -48,6 +49,12 @@ const rbd_method *const rbd_so_methods[] = {
     &rbd_method_fdsva_so_aza,
     &rbd_method_id2_cs,
     &rbd_method_fd2_cs,
+    NULL
+};
+
+const rbd_method *const rbd_emit_methods[] = {
+    &rbd_method_idsva_emit,
+    &rbd_method_fdsva_emit,
     NULL
 };
 
@@ -91,15 +98,17 @@ const rbd_method *rbd_method_find(const char *name)
         if (!strcmp(rbd_methods[k]->name, name)) return rbd_methods[k];
     for (int k = 0; rbd_so_methods[k]; k++)
         if (!strcmp(rbd_so_methods[k]->name, name)) return rbd_so_methods[k];
-    const rbd_method *const *lists[2] = { rbd_methods, rbd_so_methods };
+    for (int k = 0; rbd_emit_methods[k]; k++)
+        if (!strcmp(rbd_emit_methods[k]->name, name)) return rbd_emit_methods[k];
+    const rbd_method *const *lists[3] = { rbd_methods, rbd_so_methods, rbd_emit_methods };
     int best = 1 << 30;
-    for (int l = 0; l < 2; l++)
+    for (int l = 0; l < 3; l++)
         for (int k = 0; lists[l][k]; k++) {
             int d = edit_distance(lists[l][k]->name, name);
             if (d < best) best = d;
         }
     char near[256] = "";
-    for (int l = 0; l < 2; l++)
+    for (int l = 0; l < 3; l++)
         for (int k = 0; lists[l][k]; k++) {
             const char *nm = lists[l][k]->name;
             if (edit_distance(nm, name) == best && strlen(near) + strlen(nm) + 3 < sizeof near) {

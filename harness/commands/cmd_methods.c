@@ -34,6 +34,7 @@ int cmd_methods(int argc, char **argv)
     if (names) {
         for (int k = 0; rbd_methods[k]; k++) puts(rbd_methods[k]->name);
         for (int k = 0; rbd_so_methods[k]; k++) puts(rbd_so_methods[k]->name);
+        for (int k = 0; rbd_emit_methods[k]; k++) puts(rbd_emit_methods[k]->name);
         for (int k = 0; rbd_base_algos[k].name; k++) puts(rbd_base_algos[k].name);
         return EXIT_OK;
     }
@@ -48,6 +49,13 @@ int cmd_methods(int argc, char **argv)
     printf("\nsecond-order methods (tensors nv x nv x nv, README.md \"Conventions\"):\n");
     for (int k = 0; rbd_so_methods[k]; k++) {
         const rbd_method *m = rbd_so_methods[k];
+        char j[128];
+        cli_joint_list(m->joints, j, sizeof j);
+        printf("%-14s %-4s %-34s %s\n", m->name, rbd_output_name(m->output), j, m->summary);
+    }
+    printf("\nemitted methods (C for the model, compiled at init into the cache; run when named):\n");
+    for (int k = 0; rbd_emit_methods[k]; k++) {
+        const rbd_method *m = rbd_emit_methods[k];
         char j[128];
         cli_joint_list(m->joints, j, sizeof j);
         printf("%-14s %-4s %-34s %s\n", m->name, rbd_output_name(m->output), j, m->summary);

@@ -1,17 +1,19 @@
 /*
- * The MuJoCo peer (libmujoco 2.2, its C API).  MuJoCo 2.2 has no analytical
- * derivatives of the smooth dynamics: its users take them by finite
- * differences, and that is what is timed, beside its base algorithms:
+ * The MuJoCo peer (libmujoco 2.2 or 4.0, its C API).  MuJoCo has no public
+ * analytical derivatives of the smooth dynamics (4.0's mujoco.h: only
+ * mjd_transitionFD, mjd_inverseFD and quaternion helpers): its users take
+ * them by finite differences, and that is what is timed, beside its base
+ * algorithms:
  *
  *   fd_forward    central differences of mj_forward in qpos, qvel, qfrc_applied
  *   fd_inverse    central differences of mj_inverse in qpos, qvel
- *   transitionFD  mjd_transitionFD: A and B of one Euler step, on a copy of
- *                 the model with a motor on every dof (B is by ctrl)
+ *   transitionFD  mjd_transitionFD: A and B of one Euler step, on the model
+ *                 with a motor on every dof (B is by ctrl; mjp_with_motors)
  *   inverseFD     mjd_inverseFD (MuJoCo >= 2.3.1): MuJoCo's own differences of
  *                 mj_inverse, DfDq and DfDv
  *   rne, crb, forward   mj_rne, mj_crb + mj_fullM, mj_forward
- * Which of these a build offers depends on the MuJoCo it is built against
- * (HAS_TRANSITION_FD, HAS_INVERSE_FD).
+ * inverseFD is offered where the MuJoCo it is built against has it
+ * (HAS_INVERSE_FD).
  *
  * Central differences (eps 1e-6) re-run the pipeline only from the stage a
  * coordinate enters, as MuJoCo's derivative sample does: qfrc from
@@ -59,17 +61,6 @@
 
 enum { FD_FORWARD, FD_INVERSE, RNE, CRB, FORWARD, TRANSITION_FD, INVERSE_FD, NFUNC };
 
-/* The motor copy of the model (mjp_with_motors, mujoco_model.c) sets MuJoCo 2.2's nu-sized
- * arrays by hand; MuJoCo 4.0's compiler derives more of them (sparse
- * actuator moments, force ranges), and its qacc on that copy disagrees with
- * ours (checked: 1.9 relative on a chain of 6), so 4.0 offers the five
- * functions that need no actuator; building the motors with mjSpec instead
- * is what it would take. */
-#if mjVERSION_HEADER >= 1000000
-#define HAS_TRANSITION_FD 0
-#else
-#define HAS_TRANSITION_FD 1
-#endif
 /* mjd_inverseFD came with MuJoCo 2.3.1 (mjVERSION_HEADER 231). */
 #define HAS_INVERSE_FD (mjVERSION_HEADER >= 231)
 
@@ -331,10 +322,7 @@ static void *bind(void *model_, int func, int pool, const double *q, const doubl
         mjc_fail(err, errlen, "bind: bad function %d, pool %d, or a missing input", func, pool);
         return NULL;
     }
-    if (func == TRANSITION_FD && !mod->actuated && !(mod->actuated = mjp_with_motors(mod->m, &mod->motors))) {
-        mjc_fail(err, errlen, "out of memory");
-        return NULL;
-    }
+    if (func == TRANSITION_FD && !mod->actuated && mjp_with_motors(mod, err, errlen)) return NULL;
     const size_t pool_size = (size_t)pool * (nq + 3 * (size_t)nv);
     const size_t total = pool_size + out_size(func, nv) + work_size(func, nv) + 2 * (size_t)nv;
     context *c = calloc(1, sizeof *c);
@@ -438,7 +426,7 @@ __attribute__((visibility("default"))) const rbd_peer_api *rbd_peer_entry(void)
                                 load, unload, bind, call, result, unbind, default_step, set_step };
     if (!noffer)
         for (int f = 0; f < NFUNC; f++)
-            if ((f != TRANSITION_FD || HAS_TRANSITION_FD) && (f != INVERSE_FD || HAS_INVERSE_FD)) {
+            if (f != INVERSE_FD || HAS_INVERSE_FD) {
                 table[noffer] = funcs[f];
                 offer[noffer++] = f;
             }

@@ -1,6 +1,7 @@
 /* The MuJoCo peer's model (mujoco_model.h): the URDF as MuJoCo reads it,
  * checked to hold rigid-body dynamics alone and rbdiff's joints, and its
  * copy with a motor on every dof for mjd_transitionFD. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <mujoco/mujoco.h>
@@ -61,12 +62,31 @@ static int match_joints(const mjModel *m, int njoint, const rbd_peer_joint *join
     return 0;
 }
 
+/* The whole file, NUL-terminated (malloc'ed), or NULL: the harness's URDF
+ * is a temporary file, gone by the time transitionFD asks for motors. */
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *t = NULL;
+    long n = -1;
+    if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) && (t = malloc((size_t)n + 1))) {
+        if (fread(t, 1, (size_t)n, f) == (size_t)n) t[n] = 0;
+        else {
+            free(t);
+            t = NULL;
+        }
+    }
+    if (f) fclose(f);
+    return t;
+}
+
 void mjp_model_free(mjp_model *mod)
 {
     if (!mod) return;
     if (mod->m) mj_deleteModel(mod->m);
     if (mod->actuated) mj_deleteModel(mod->actuated);
     free(mod->motors);
+    free(mod->urdf);
     free(mod->map.joint);
     free(mod->map.dof);
     free(mod);
@@ -79,6 +99,7 @@ int mjp_model_open(mjp_model *mod, const char *urdf, int njoint, const rbd_peer_
     mjModel *m = mod->m = mj_loadXML(urdf, NULL, mjerr, sizeof mjerr);
     mj_freeLastXML();
     if (!m) return mjc_fail(err, errlen, "MuJoCo %s cannot load %s: %s", mj_versionString(), urdf, mjerr);
+    if (!(mod->urdf = read_text(urdf))) return mjc_fail(err, errlen, "cannot read %s again", urdf);
     if (m->njnt != njoint || m->nq != nq || m->nv != nv)
         return mjc_fail(err, errlen, "%s: MuJoCo reads %d joints (nq %d, nv %d), rbdiff has %d (nq %d, nv %d)",
                         urdf, m->njnt, m->nq, m->nv, njoint, nq, nv);
@@ -94,12 +115,48 @@ int mjp_model_open(mjp_model *mod, const char *urdf, int njoint, const rbd_peer_
 }
 
 
-/* mjd_transitionFD's B is by ctrl, and URDF has no actuators, so a copy of
- * the model gets a unit-gear motor on every dof, in dof order (six on a free
- * joint): then ctrl = qfrc in MuJoCo's coordinates.  Its nu-sized arrays
- * (mjxmacro.h) are laid end to end in a block of ours, which the copy points
- * into; MJCF would say it plainly, but tinyxml2 refuses more than 100 nested
- * elements, i.e. a chain of ~100 bodies.  Returns the block's size. */
+/* mjd_transitionFD's B is by ctrl, and URDF has no actuators, so the
+ * model gets a unit-gear motor on every dof, in dof order (six on a free
+ * joint, gear e_k): then ctrl = qfrc in MuJoCo's coordinates.  MJCF would
+ * say it plainly, but tinyxml2 refuses more than 100 nested elements, i.e.
+ * a chain of ~100 bodies. */
+#if mjVERSION_HEADER >= 1000000
+/* MuJoCo 4's compiler derives more of the actuator arrays than a copy could
+ * set by hand (sparse moments, force ranges; a hand-made copy's qacc was off
+ * by 1.9 relative on a chain of 6), so the motors go into the URDF's mjSpec
+ * and the compiler makes the model. */
+int mjp_with_motors(mjp_model *mod, char *err, size_t errlen)
+{
+    const mjModel *m = mod->m;
+    char mjerr[1000] = "";
+    mjSpec *s = mj_parseXMLString(mod->urdf, NULL, mjerr, sizeof mjerr);
+    if (!s) return mjc_fail(err, errlen, "MuJoCo %s cannot parse the URDF again: %s", mj_versionString(), mjerr);
+    for (int i = 0; i < m->nv; i++) {
+        int j = m->dof_jntid[i];
+        mjsActuator *a = mjs_addActuator(s, NULL);
+        if (!a) break;
+        mjs_setString(a->target, mj_id2name(m, mjOBJ_JOINT, j));
+        a->trntype = mjTRN_JOINT;
+        memset(a->gear, 0, sizeof a->gear);
+        a->gear[i - m->jnt_dofadr[j]] = 1;
+        a->dyntype = mjDYN_NONE;
+        a->gaintype = mjGAIN_FIXED;
+        a->gainprm[0] = 1;
+        a->biastype = mjBIAS_NONE;
+        a->ctrllimited = a->forcelimited = a->actlimited = mjLIMITED_FALSE;
+    }
+    mjModel *act = mod->actuated = mj_compile(s, NULL);
+    if (!act) mjc_fail(err, errlen, "MuJoCo %s: the URDF with a motor per dof: %s", mj_versionString(), mjs_getError(s));
+    mj_deleteSpec(s);
+    if (!act) return -1;
+    if (act->nu != m->nv || act->nv != m->nv)
+        return mjc_fail(err, errlen, "the URDF with a motor per dof: nu %d, nv %d, want %d", act->nu, act->nv, m->nv);
+    unlimit(act);
+    return 0;
+}
+#else
+/* MuJoCo 2: a copy whose nu-sized arrays (mjxmacro.h) are laid end to end
+ * in a block of ours, which the copy points into.  Returns the block's size. */
 #undef MJ_M
 #define MJ_M(n) a->n
 static size_t motor_arrays(mjModel *a, char *block)
@@ -115,16 +172,14 @@ static size_t motor_arrays(mjModel *a, char *block)
     return size;
 }
 
-mjModel *mjp_with_motors(const mjModel *m, void **block)
+int mjp_with_motors(mjp_model *mod, char *err, size_t errlen)
 {
-    mjModel *a = mj_copyModel(NULL, m);
-    if (!a) return NULL;
+    const mjModel *m = mod->m;
+    mjModel *a = mod->actuated = mj_copyModel(NULL, m);
+    if (!a) return mjc_fail(err, errlen, "out of memory");
     a->nu = m->nv;
-    if (!(*block = calloc(motor_arrays(a, NULL), 1))) {
-        mj_deleteModel(a);
-        return NULL;
-    }
-    motor_arrays(a, *block);
+    if (!(mod->motors = calloc(motor_arrays(a, NULL), 1))) return mjc_fail(err, errlen, "out of memory");
+    motor_arrays(a, mod->motors);
     for (int i = 0; i < m->nv; i++) {  /* dyntype, gaintype, biastype 0: none, fixed, none */
         int j = m->dof_jntid[i];
         a->actuator_trntype[i] = mjTRN_JOINT;
@@ -133,5 +188,6 @@ mjModel *mjp_with_motors(const mjModel *m, void **block)
         a->actuator_gear[6 * i + i - m->jnt_dofadr[j]] = 1;
         a->actuator_gainprm[mjNGAIN * i] = 1;
     }
-    return a;
+    return 0;
 }
+#endif

@@ -9,7 +9,8 @@
 typedef struct {
     mjModel *m;              /* the URDF as MuJoCo reads it */
     mjModel *actuated;       /* the same with a motor per dof, made for transitionFD */
-    void *motors;            /* its actuator arrays */
+    void *motors;            /* its actuator arrays (MuJoCo 2) */
+    char *urdf;              /* the file's text, parsed again for the motors (MuJoCo 4) */
     mjc_map map;
 } mjp_model;
 
@@ -21,8 +22,9 @@ int mjp_model_open(mjp_model *mod, const char *urdf, int njoint, const rbd_peer_
                    char *err, size_t errlen);
 /* Frees mod and everything it holds (NULL: nothing). */
 void mjp_model_free(mjp_model *mod);
-/* A copy of m with a unit-gear motor on every dof, in dof order, its
- * actuator arrays in *block (malloc'ed); NULL when out of memory. */
-mjModel *mjp_with_motors(const mjModel *m, void **block);
+/* mod->actuated: mod->m with a unit-gear motor on every dof, in dof order,
+ * so that ctrl = qfrc in MuJoCo's coordinates.  0, or -1 with the reason
+ * in err. */
+int mjp_with_motors(mjp_model *mod, char *err, size_t errlen);
 
 #endif

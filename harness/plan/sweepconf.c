@@ -92,6 +92,9 @@ void valid_method_names(char *buf, size_t len)
     for (int k = 0; rbd_so_methods[k]; k++)
         used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? ", " : "",
                                  rbd_so_methods[k]->name);
+    for (int k = 0; rbd_emit_methods[k]; k++)
+        used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? ", " : "",
+                                 rbd_emit_methods[k]->name);
     for (int k = 0; rbd_base_algos[k].name; k++)
         used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? ", " : "",
                                  rbd_base_algos[k].name);

@@ -42,6 +42,12 @@ static void print_peers(const bench_target *tg, int ntg, const int *st, const be
         int w, K = o ? report_vs_peer(o, r, &q, &w) : 0;
         if (K) snprintf(ratio, sizeof ratio, "%10.3f %2d/%d", q, w, K);
         printf("%-*s %9.1e %12.1f %-14s %s\n", wn, tg[i].name, notes[i].chk.err, r->median_ns, ours, ratio);
+        /* the emitted counterpart (methods/emit) too, when it was timed: same rounds, paired */
+        char emit[64];
+        snprintf(emit, sizeof emit, "%.50s-emit", ours);
+        const timing_row *e = timing_rows_find(rows, nrows, emit, model);
+        if (e && (K = report_vs_peer(e, r, &q, &w)))
+            printf("%-*s %9s %12.1f %-14s %10.3f %2d/%d\n", wn, tg[i].name, "", r->median_ns, emit, q, w, K);
     }
 }
 

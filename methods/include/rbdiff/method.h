@@ -106,7 +106,12 @@ int rbd_method_count(void);
  * RBD_FD_SO_DERIVS).  A list of their own: the first-order sweeps, the
  * timing tables and the tests that iterate rbd_methods stay as they are. */
 extern const rbd_method *const rbd_so_methods[];
-/* The method of that name, from either list; NULL for an unknown name, with
+/* NULL-terminated list of the emitted methods (methods/emit: the algorithm
+ * traced for the model, printed as C and compiled at init, nv <= 20).  A
+ * list of their own: a compile per model would enter every generic test
+ * and the default sweep; they run when named. */
+extern const rbd_method *const rbd_emit_methods[];
+/* The method of that name, from any of the three lists; NULL for an unknown name, with
  * rbd_last_error() naming the nearest registered names. */
 const rbd_method *rbd_method_find(const char *name);
 /* 0 if the method supports every joint of the model, else RBD_ENOTSUP with a
