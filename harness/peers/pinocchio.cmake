@@ -83,11 +83,44 @@ set(_pin_std 14)
 if(_pin_ver VERSION_GREATER_EQUAL 4)
   set(_pin_std 17)
 endif()
-# Two files, so that the algorithms compile on both cores (pinocchio_peer.hpp).
-add_library(rbdpeer-pinocchio MODULE pinocchio.cpp pinocchio_derivs.cpp)
+# Two files, so that the algorithms compile on both cores (pinocchio_peer.hpp),
+# as an object library: they start compiling at once, not after
+# pinocchio-setup (below), which a Makefile build would wait for before
+# compiling anything of a target that links it.
+add_library(rbdpeer-pinocchio-obj OBJECT pinocchio.cpp pinocchio_derivs.cpp)
+set_target_properties(rbdpeer-pinocchio-obj PROPERTIES POSITION_INDEPENDENT_CODE ON)
+target_include_directories(rbdpeer-pinocchio-obj PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+add_library(rbdpeer-pinocchio MODULE $<TARGET_OBJECTS:rbdpeer-pinocchio-obj>)
+set_target_properties(rbdpeer-pinocchio PROPERTIES LINKER_LANGUAGE CXX)
 peer_module(rbdpeer-pinocchio pinocchio ${_pin_ver})
-set_target_properties(rbdpeer-pinocchio PROPERTIES CXX_STANDARD ${_pin_std} CXX_STANDARD_REQUIRED ON
-                      CXX_EXTENSIONS OFF CXX_VISIBILITY_PRESET hidden)
+# The untimed side (pinocchio_setup.cpp: the model from the URDF, each
+# bound function's Data, the results for the check).  From a source tree,
+# where Pinocchio's URDF parser is header-only templates compiled here (a
+# quarter of pinocchio.cpp's compile time, harness/peers/README.md, "Cost"),
+# it and the parser's two sources are compiled at -O1 into a shared object
+# of their own beside the module, pinocchio-setup@VERSION.so, found through
+# the module's RPATH ($ORIGIN): apart, so that none of its -O1 template
+# instantiations can be the copy the timed code calls, as one link of both
+# could make it.  With a prebuilt Pinocchio the parser is the library's and
+# a second file would only parse Pinocchio's headers again, so pinocchio.cpp
+# includes it (RBD_PIN_SETUP_HERE), at -O3 as the rest.
+set(_pin_targets rbdpeer-pinocchio-obj)
+if(_pin_src)
+  add_library(rbdpeer-pinocchio-setup SHARED pinocchio_setup.cpp ${_pin_src}/src/parsers/urdf/model.cpp
+              ${_pin_src}/src/parsers/urdf/utils.cpp)
+  set_target_properties(rbdpeer-pinocchio-setup PROPERTIES PREFIX "" OUTPUT_NAME "pinocchio-setup@${_pin_ver}"
+                        LIBRARY_OUTPUT_DIRECTORY "${RBD_PEER_OUT}")
+  target_include_directories(rbdpeer-pinocchio-setup PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(rbdpeer-pinocchio PRIVATE rbdpeer-pinocchio-setup)
+  set_target_properties(rbdpeer-pinocchio PROPERTIES BUILD_RPATH "\$ORIGIN")
+  list(APPEND _pin_targets rbdpeer-pinocchio-setup)
+else()
+  target_compile_definitions(rbdpeer-pinocchio-obj PRIVATE RBD_PIN_SETUP_HERE)
+endif()
+foreach(_t ${_pin_targets} rbdpeer-pinocchio)
+  set_target_properties(${_t} PROPERTIES CXX_STANDARD ${_pin_std} CXX_STANDARD_REQUIRED ON
+                        CXX_EXTENSIONS OFF CXX_VISIBILITY_PRESET hidden)
+endforeach()
 # Linked against a prebuilt Pinocchio, the module must share its Eigen ABI:
 # -march=native turns on AVX and 32-byte alignment of Eigen's fixed-size
 # types, the wheel's library was built for baseline x86-64 with 16, and a
@@ -117,20 +150,24 @@ if(NOT _pin_src)
     list(APPEND _pin_opt "SHELL:-Xclang -mllvm -Xclang -openmp-opt-disable")
   endif()
 endif()
-target_compile_options(rbdpeer-pinocchio PRIVATE ${_pin_opt} -w)
+target_compile_options(rbdpeer-pinocchio-obj PRIVATE ${_pin_opt} -w)
 set(_pin_link "header-only, every algorithm compiled here")
 if(_pin_src)
-  # The header-only algorithms, and the two URDF parser sources compiled in.
-  target_sources(rbdpeer-pinocchio PRIVATE ${_pin_src}/src/parsers/urdf/model.cpp
-                 ${_pin_src}/src/parsers/urdf/utils.cpp)
-  target_include_directories(rbdpeer-pinocchio PRIVATE ${_pin_src}/generated ${_pin_src}/include
-                             ${URDFDOM_INCLUDE_DIR})
-  target_compile_definitions(rbdpeer-pinocchio PRIVATE BOOST_MPL_LIMIT_LIST_SIZE=30
-    BOOST_MPL_LIMIT_VECTOR_SIZE=30 PINOCCHIO_URDFDOM_TYPEDEF_SHARED_PTR
-    PINOCCHIO_URDFDOM_USE_STD_SHARED_PTR PINOCCHIO_WITH_URDFDOM)
-  target_link_libraries(rbdpeer-pinocchio PRIVATE Eigen3::Eigen Boost::filesystem Boost::serialization
-                        ${URDFDOM_MODEL_LIBRARY})
+  # the same flags but -O1: the same Eigen ABI (-march=native) on both sides
+  string(REPLACE "-O3" "-O1" _pin_setup_opt "${_pin_opt}")
+  target_compile_options(rbdpeer-pinocchio-setup PRIVATE ${_pin_setup_opt} -w)
+  set(_pin_link "${_pin_link} but the untimed model, Data and results: -O1, pinocchio-setup@${_pin_ver}.so")
+  # The header-only algorithms; the URDF parser sources are the setup's.
+  foreach(_t ${_pin_targets} rbdpeer-pinocchio)
+    target_include_directories(${_t} PRIVATE ${_pin_src}/generated ${_pin_src}/include ${URDFDOM_INCLUDE_DIR})
+    target_compile_definitions(${_t} PRIVATE BOOST_MPL_LIMIT_LIST_SIZE=30
+      BOOST_MPL_LIMIT_VECTOR_SIZE=30 PINOCCHIO_URDFDOM_TYPEDEF_SHARED_PTR
+      PINOCCHIO_URDFDOM_USE_STD_SHARED_PTR PINOCCHIO_WITH_URDFDOM)
+    target_link_libraries(${_t} PRIVATE Eigen3::Eigen Boost::filesystem Boost::serialization
+                          ${URDFDOM_MODEL_LIBRARY})
+  endforeach()
 else()
+  target_link_libraries(rbdpeer-pinocchio-obj PRIVATE pinocchio::pinocchio)
   target_link_libraries(rbdpeer-pinocchio PRIVATE pinocchio::pinocchio)
   get_target_property(_pin_defs pinocchio::pinocchio_default INTERFACE_COMPILE_DEFINITIONS)
   if(_pin_defs MATCHES "PINOCCHIO_ENABLE_TEMPLATE_INSTANTIATION")
@@ -143,7 +180,7 @@ set(_pin_flags "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_RELEASE} ${_pin_opt} -std=c
 string(REPLACE ";" " " _pin_flags "${_pin_flags}")
 string(REPLACE "SHELL:" "" _pin_flags "${_pin_flags}")
 string(STRIP "${_pin_flags}" _pin_flags)
-target_compile_definitions(rbdpeer-pinocchio PRIVATE
+target_compile_definitions(rbdpeer-pinocchio-obj PRIVATE
   "RBD_PEER_BUILD=\"${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION} ${_pin_flags}, ${_pin_link}\""
   "RBD_PEER_SOURCE=\"${_pin_how}\"")
 peer_status(pinocchio@${_pin_ver} "found Pinocchio ${_pin_ver} from the ${_pin_how}, ${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION} ${_pin_flags}")

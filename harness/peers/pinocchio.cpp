@@ -13,21 +13,17 @@
  * tangent-space q derivatives), so the only conversion is the order of the
  * joints, matched by name (pinocchio_joints.hpp, shared with pinocchio-cg).
  * The derivatives are called from a file of their own (pinocchio_derivs.cpp;
- * pinocchio_peer.hpp says why).
+ * pinocchio_peer.hpp says why); the model, binding and results, none of
+ * them timed, are pinocchio_setup.cpp's (compiled apart at -O1 for a
+ * header-only Pinocchio, included at the end of this file for a prebuilt one).
  * Each bound function has a Data of its own, made
  * once, as a Pinocchio user keeps one: outputs Pinocchio writes only in part
  * (one triangle of M and M^-1, the related entries of dtau/dq) stay as the
  * previous call left them, and result() completes them for the check.
  */
-#include <cstdio>
-#include <exception>
-#include <string>
-#include <vector>
-
 #include <pinocchio/algorithm/aba.hpp>
 #include <pinocchio/algorithm/crba.hpp>
 #include <pinocchio/algorithm/rnea.hpp>
-#include <pinocchio/parsers/urdf.hpp>
 
 #include "pinocchio_peer.hpp"
 
@@ -60,58 +56,6 @@ const rbd_peer_func funcs[NFUNC] = {
       0 },
 };
 
-void say(char *err, size_t len, const std::string &s)
-{
-    if (err && len) std::snprintf(err, len, "%s", s.c_str());
-}
-
-void *load(const char *urdf, int njoint, const rbd_peer_joint *joint, int nq, int nv, char *err, size_t errlen)
-{
-    PeerModel *pm = new (std::nothrow) PeerModel;
-    if (!pm) { say(err, errlen, "out of memory"); return nullptr; }
-    try {
-        pinocchio::urdf::buildModel(std::string(urdf), pm->model);
-    } catch (const std::exception &e) {
-        say(err, errlen, std::string("Pinocchio's URDF parser: ") + e.what());
-        delete pm;
-        return nullptr;
-    }
-    std::string why;
-    if (!match_joints(pm->model, njoint, joint, nq, nv, pm->order, why)) {
-        say(err, errlen, why);
-        delete pm;
-        return nullptr;
-    }
-    return pm;
-}
-
-void unload(void *p)
-{
-    delete static_cast<PeerModel *>(p);
-}
-
-void *bind(void *p, int func, int pool, const double *q, const double *v, const double *a, const double *tau,
-           char *err, size_t errlen)
-{
-    const PeerModel *pm = static_cast<const PeerModel *>(p);
-    if (func < 0 || func >= NFUNC) { say(err, errlen, "no function " + std::to_string(func)); return nullptr; }
-    try {
-        Ctx *c = new Ctx(pm, Func(func));
-        const int nq = pm->model.nq, nv = pm->model.nv;
-        c->q.resize(nq, pool); c->v.resize(nv, pool); c->a.resize(nv, pool); c->tau.resize(nv, pool);
-        for (int k = 0; k < pool; k++) {
-            permute_in(q + (size_t)k * nq, nq, pm->order.q_of, c->q.col(k).data());
-            permute_in(v + (size_t)k * nv, nv, pm->order.v_of, c->v.col(k).data());
-            permute_in(a + (size_t)k * nv, nv, pm->order.v_of, c->a.col(k).data());
-            permute_in(tau + (size_t)k * nv, nv, pm->order.v_of, c->tau.col(k).data());
-        }
-        return c;
-    } catch (const std::exception &e) {
-        say(err, errlen, std::string("bind: ") + e.what());
-        return nullptr;
-    }
-}
-
 int call(void *p, int k)
 {
     Ctx &c = *static_cast<Ctx *>(p);
@@ -129,78 +73,6 @@ int call(void *p, int k)
     }
     c.last = k;
     return 0;
-}
-
-/* out[i + nv*j] = X(v_of[i], v_of[j]): user numbering, column-major. */
-template<typename M> void permute_out(const M &X, const std::vector<int> &of, double *out)
-{
-    const int n = (int)of.size();
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < n; i++) out[i + (size_t)n * j] = X(of[i], of[j]);
-}
-
-/* out[i + nv*(j + nv*k)] = T(v_of[i], v_of[j], v_of[k]): Pinocchio's
- * tensors index (tau, first variable, second variable) as rbdiff's do
- * (peer_api.h); only the joint order is converted. */
-template<typename T> void permute_tensor(const T &X, const std::vector<int> &of, double *out)
-{
-    const size_t n = of.size();
-    for (size_t k = 0; k < n; k++)
-        for (size_t j = 0; j < n; j++)
-            for (size_t i = 0; i < n; i++) out[i + n * (j + n * k)] = X(of[i], of[j], of[k]);
-}
-
-int result(void *p, double *vec, double *mat0, double *mat1, double *mat2, char *err, size_t errlen)
-{
-    Ctx &c = *static_cast<Ctx *>(p);
-    const std::vector<int> &of = c.pm->order.v_of;
-    Data &d = c.data;
-    if (c.last < 0) { say(err, errlen, "result before any call"); return 1; }
-    auto vec_out = [&](const VectorXd &x) {
-        for (size_t i = 0; i < of.size(); i++) vec[i] = x[of[i]];
-    };
-    switch (c.f) {
-    case RNEA_DERIVS:
-        vec_out(d.tau);
-        permute_out(d.dtau_dq, of, mat0);
-        permute_out(d.dtau_dv, of, mat1);
-        break;
-    case ABA_DERIVS:
-        vec_out(d.ddq);
-        permute_out(d.ddq_dq, of, mat0);
-        permute_out(d.ddq_dv, of, mat1);
-        permute_out(d.Minv, of, mat2);
-        break;
-    case RNEA: vec_out(d.tau); break;
-    case ABA: vec_out(d.ddq); break;
-    case MINV: {
-        MatrixXd S = d.Minv.triangularView<Eigen::Upper>();
-        S.triangularView<Eigen::StrictlyLower>() = S.transpose();
-        permute_out(S, of, mat0);
-        break;
-    }
-    case CRBA: {
-        MatrixXd S = d.M.triangularView<Eigen::Upper>();
-        S.triangularView<Eigen::StrictlyLower>() = S.transpose();
-        permute_out(S, of, mat0);
-        break;
-    }
-    case RNEA_SO: {
-        const size_t n3 = of.size() * of.size() * of.size();
-        permute_tensor(d.d2tau_dqdq, of, mat0);
-        permute_tensor(d.d2tau_dvdv, of, mat0 + n3);
-        permute_tensor(d.d2tau_dqdv, of, mat0 + 2 * n3);
-        permute_tensor(d.d2tau_dadq, of, mat0 + 3 * n3);
-        break;
-    }
-    default: return 1;
-    }
-    return 0;
-}
-
-void unbind(void *p)
-{
-    delete static_cast<Ctx *>(p);
 }
 
 #define RBD_STR2(x) #x
@@ -230,3 +102,9 @@ extern "C" __attribute__((visibility("default"))) const rbd_peer_api *rbd_peer_e
 {
     return &api;
 }
+
+#ifdef RBD_PIN_SETUP_HERE
+/* A prebuilt Pinocchio (pinocchio.cmake): the untimed side is compiled in
+ * this file, with its flags, rather than parse Pinocchio's headers twice. */
+#include "pinocchio_setup.cpp"
+#endif

@@ -81,6 +81,11 @@ if [ -n "$mods" ] && [ -z "${RBD_PEER_DIR:-}" ]; then
               --batch-ms 0.1 --warmup-ms 0 --counters no ) >"$TMP/peer.out" 2>&1 ||
             fail "installed rbdiff cannot load the peer $name: $(tail -3 "$TMP/peer.out")"
     done
+    # the untimed halves the Pinocchio modules link, found beside them ($ORIGIN)
+    for s in "$SRC"/build/peers/pinocchio-setup@*.so; do
+        [ -e "$s" ] || continue
+        [ -e "$lib/rbdiff/peers/$(basename "$s")" ] || fail "$(basename "$s") not installed beside the peers"
+    done
 else
     echo "install: no peer modules in $SRC/build/peers; their install is not checked"
 fi
