@@ -86,8 +86,9 @@ endif()
 # Two files, so that the algorithms compile on both cores (pinocchio_peer.hpp),
 # as an object library: they start compiling at once, not after
 # pinocchio-setup (below), which a Makefile build would wait for before
-# compiling anything of a target that links it.
-add_library(rbdpeer-pinocchio-obj OBJECT pinocchio.cpp pinocchio_derivs.cpp)
+# compiling anything of a target that links it; the derivatives first, the
+# longest file of a header-only Pinocchio (115-127 CPU-s for 3.7.0).
+add_library(rbdpeer-pinocchio-obj OBJECT pinocchio_derivs.cpp pinocchio.cpp)
 set_target_properties(rbdpeer-pinocchio-obj PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_include_directories(rbdpeer-pinocchio-obj PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 add_library(rbdpeer-pinocchio MODULE $<TARGET_OBJECTS:rbdpeer-pinocchio-obj>)

@@ -50,8 +50,8 @@ void call_aba_derivs(Ctx &c, int k);    /* pinocchio_derivs.cpp */
 void call_rnea_so(Ctx &c, int k);       /* pinocchio_derivs.cpp */
 
 /* The untimed entries of the peer table (peer_api.h), pinocchio_setup.cpp:
- * the only symbols pinocchio-setup@VERSION.so exports; hidden as the rest
- * where that file is compiled into the module (RBD_PIN_SETUP_HERE). */
+ * exported from pinocchio-setup@VERSION.so for the module; hidden as the
+ * rest where that file is compiled into the module (RBD_PIN_SETUP_HERE). */
 #ifdef RBD_PIN_SETUP_HERE
 #define RBD_PIN_SETUP
 #else

@@ -7,9 +7,10 @@
  * pinocchio-setup@VERSION.so, which the module links: none of it is timed,
  * and the parser's template instantiations were a quarter of pinocchio.cpp's
  * compile time (harness/peers/README.md, "Cost").  Its own shared object,
- * exporting these five functions only, so that no template instantiated
- * here (Eigen's, ModelTpl's, DataTpl's) can stand in for the module's -O3
- * copy in the timed code, as it could were the two linked into one object.
+ * with Eigen's and Pinocchio's instantiations hidden, so that none made
+ * here can stand in for the module's -O3 copy in the timed code, as one
+ * could were the two linked into one object (what libstdc++ exports
+ * resolves to the module's copy, first in its lookup scope).
  * For a prebuilt Pinocchio, pinocchio.cpp includes this file
  * (RBD_PIN_SETUP_HERE; pinocchio.cmake says why).
  */
