@@ -1,8 +1,8 @@
 /*
  * FDSVA's composition (Singh, Russell & Wensing 2022, eq. (5)) traced on the
  * expression graph for one model:
- *   M and the bias C(q, v) from IDSVA's trace at qdd = 0 (tau = S^T f^C,
- *   M(k, d) = S_k^T t1_d, idsva_eg.c);
+ *   the bias C(q, v) from IDSVA's trace at qdd = 0 (tau = S^T f^C,
+ *   idsva_eg.c), M by CRBA in body coordinates (crba_eg.c);
  *   M = L^T D L by Featherstone's LTDL over the expanded parent array
  *   (RBDA Table 6.3), M^-1 = L^-1 D^-1 L^-T;
  *   qdd = M^-1 (tau - C)  (the forward dynamics);
@@ -68,8 +68,8 @@ int eg_fdsva(eg_graph *g, const rbd_model *m, eg_id *out[4])
         goto done;
     }
     for (size_t k = 0; k < n; k++) { qd[k] = eg_in(g, EG_IN_V, (int)k); zero[k] = g->zero; }
-    const eg_out_id bias = { C, NULL, NULL, H };
-    if ((rc = eg_idsva(g, m, qd, zero, &bias))) goto done;
+    const eg_out_id bias = { C, NULL, NULL, NULL };
+    if ((rc = eg_idsva(g, m, qd, zero, &bias)) || (rc = eg_crba(g, m, H))) goto done;
     ltdl(g, m, H);
     eg_id *Mi = out[3];
     inverse(g, m->nv, H, Y, Mi);
