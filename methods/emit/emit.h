@@ -15,13 +15,17 @@
 
 /* The version of what is emitted: part of every cache key, raised whenever
  * the tracer, the traced algorithms or the printed C change. */
-#define RBD_EMIT_VERSION 2
+#define RBD_EMIT_VERSION 4
 
 /* The node of each output entry (NULL: not wanted). */
 typedef struct { eg_id *tau, *dq, *dv, *M; } eg_out_id;
 
 /* IDSVA (Alg. 1) at (q, qd, qdd): tau, dtau/dq, dtau/dv and M as asked by o (idsva_eg.c). */
 int eg_idsva(eg_graph *g, const rbd_model *m, const eg_id *qd, const eg_id *qdd, const eg_out_id *o);
+/* qdd by ABA in body coordinates (aba_eg.c), inputs q, v, u = tau. */
+int eg_aba(eg_graph *g, const rbd_model *m, eg_id *qdd);
+/* M(q) by CRBA in body coordinates (crba_eg.c), nv*nv nodes, column-major. */
+int eg_crba(eg_graph *g, const rbd_model *m, eg_id *M);
 /* FDSVA's composition at (q, v, tau) (fdsva_eg.c): out[0] qdd, out[1..3]
  * dqdd/dq, dqdd/dv, dqdd/dtau = M^-1, each nv or nv*nv nodes. */
 int eg_fdsva(eg_graph *g, const rbd_model *m, eg_id *out[4]);

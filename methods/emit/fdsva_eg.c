@@ -1,11 +1,10 @@
 /*
  * FDSVA's composition (Singh, Russell & Wensing 2022, eq. (5)) traced on the
  * expression graph for one model:
- *   M and the bias C(q, v) from IDSVA's trace at qdd = 0 (tau = S^T f^C,
- *   M(k, d) = S_k^T t1_d, idsva_eg.c);
- *   M = L^T D L by Featherstone's LTDL over the expanded parent array
- *   (RBDA Table 6.3), M^-1 = L^-1 D^-1 L^-T;
- *   qdd = M^-1 (tau - C)  (the forward dynamics);
+ *   qdd by ABA in body coordinates (aba_eg.c), as fdsva;
+ *   M by CRBA in body coordinates (crba_eg.c), M = L^T D L by
+ *   Featherstone's LTDL over the expanded parent array (RBDA Table 6.3),
+ *   M^-1 = L^-1 D^-1 L^-T;
  *   dtau/dq, dtau/dv by IDSVA's trace at that qdd (its kinematics the same
  *   nodes as the first trace's, hash-consed);
  *   dqdd/dq = -M^-1 dtau/dq, dqdd/dv = -M^-1 dtau/dv, dqdd/dtau = M^-1.
@@ -59,32 +58,25 @@ static void neg_product(eg_graph *g, int n, const eg_id *A, const eg_id *B, eg_i
 int eg_fdsva(eg_graph *g, const rbd_model *m, eg_id *out[4])
 {
     const size_t n = (size_t)m->nv;
-    eg_id *qd = malloc(sizeof(eg_id) * n), *zero = malloc(sizeof(eg_id) * n), *C = malloc(sizeof(eg_id) * n);
+    eg_id *qd = malloc(sizeof(eg_id) * n);
     eg_id *tau = malloc(sizeof(eg_id) * n), *H = malloc(sizeof(eg_id) * n * n), *Y = malloc(sizeof(eg_id) * n * n);
     eg_id *dq = malloc(sizeof(eg_id) * n * n), *dv = malloc(sizeof(eg_id) * n * n);
     int rc = RBD_OK;
-    if (!qd || !zero || !C || !tau || !H || !Y || !dq || !dv) {
+    if (!qd || !tau || !H || !Y || !dq || !dv) {
         rc = rbd_fail(RBD_ENOMEM, "emit: out of memory tracing FDSVA");
         goto done;
     }
-    for (size_t k = 0; k < n; k++) { qd[k] = eg_in(g, EG_IN_V, (int)k); zero[k] = g->zero; }
-    const eg_out_id bias = { C, NULL, NULL, H };
-    if ((rc = eg_idsva(g, m, qd, zero, &bias))) goto done;
+    for (size_t k = 0; k < n; k++) qd[k] = eg_in(g, EG_IN_V, (int)k);
+    if ((rc = eg_aba(g, m, out[0])) || (rc = eg_crba(g, m, H))) goto done;
     ltdl(g, m, H);
     eg_id *Mi = out[3];
     inverse(g, m->nv, H, Y, Mi);
-    for (size_t r = 0; r < n; r++) {                     /* qdd = M^-1 (tau - C) */
-        eg_id s = g->zero;
-        for (size_t k = 0; k < n; k++)
-            s = eg_add(g, s, eg_mul(g, Mi[r + n * k], eg_sub(g, eg_in(g, EG_IN_U, (int)k), C[k])));
-        out[0][r] = s;
-    }
     const eg_out_id at_qdd = { tau, dq, dv, NULL };
     if ((rc = eg_idsva(g, m, qd, out[0], &at_qdd))) goto done;
     neg_product(g, m->nv, Mi, dq, out[1]);
     neg_product(g, m->nv, Mi, dv, out[2]);
     if (g->failed) rc = rbd_fail(RBD_ENOMEM, "emit: out of memory for the expression graph");
 done:
-    free(qd); free(zero); free(C); free(tau); free(H); free(Y); free(dq); free(dv);
+    free(qd); free(tau); free(H); free(Y); free(dq); free(dv);
     return rc;
 }
