@@ -355,7 +355,7 @@ int bench_measure_set(const bench_target *const *t, int n, const rbd_model *m, c
     for (int i = 0; i < n && !rc; i++) {
         if (t[i]->peer) continue;
         int e = make_timeable(t[i], m, c, &tm[i]);
-        if (e == RBD_ENOTSUP) continue;     /* not applicable to this model's joints */
+        if (e == RBD_ENOTSUP) continue;     /* not applicable: its joints, an emitted method's nv limit */
         status[i] = e;
         if (e) rc = e;
     }

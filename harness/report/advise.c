@@ -103,7 +103,11 @@ static int advise_model(const bench_target *tg, int ntg, const bench_model *bm, 
            "median_us", "/idsva,fdsva", "error");
     int di = find_target(tg, ntg, st, "idsva"), df = find_target(tg, ntg, st, "fdsva");
     for (int i = 0; i < ntg; i++) {
-        if (st[i] == RBD_ENOTSUP) { printf("%-*s (not applicable to this model's joints)\n", wn, tg[i].name); continue; }
+        if (st[i] == RBD_ENOTSUP) {
+            printf("%-*s (not applicable to this model: its joints, or over an emitted method's nv limit)\n", wn,
+                   tg[i].name);
+            continue;
+        }
         if (st[i]) {    /* once per reason, on one line (MuJoCo's load errors hold newlines) */
             char why[sizeof notes[i].why];
             snprintf(why, sizeof why, "%s", notes[i].why);

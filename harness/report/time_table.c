@@ -87,7 +87,7 @@ static void failed(void *ctx, const bench_target *t, const bench_model *bm)
     fprintf(stderr, "rbdiff %s: %s on %s: %s\n", (const char *)ctx, t->name, bm->spec, rbd_last_error());
 }
 
-/* The targets not applicable to the model's joints, then our rows (the
+/* The targets not applicable to the model, then our rows (the
  * ratios once the whole model is measured, so the baseline may come
  * last), then the peers'. */
 static void end(void *ctx, const time_plan *tp, const bench_model *bm, const int *st, const bench_peer_note *notes,
@@ -96,7 +96,9 @@ static void end(void *ctx, const time_plan *tp, const bench_model *bm, const int
     (void)ctx;
     int wn = name_width(tp);
     for (int i = 0; i < tp->ntg; i++)
-        if (st[i] == RBD_ENOTSUP) printf("%-*s (not applicable to this model's joints)\n", wn, tp->tg[i].name);
+        if (st[i] == RBD_ENOTSUP)
+            printf("%-*s (not applicable to this model: its joints, or over an emitted method's nv limit)\n", wn,
+                   tp->tg[i].name);
     for (int k = 0; k < nrows; k++)
         if (!strcmp(rows[k].model, bm->spec) && strcmp(rows[k].kind, "peer")) print_row(tp, &rows[k], rows, nrows, wn);
     print_peers(tp->tg, tp->ntg, st, notes, rows, nrows, bm->spec);
