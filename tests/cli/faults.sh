@@ -25,7 +25,12 @@ rm -rf "$T"
 mkdir -p "$T"
 fail=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-rows() { [ -f "$1/timings.csv" ] && tail -n +2 "$1/timings.csv" | grep -c '' || echo 0; }
+# grep -c prints 0 and exits 1 on a header-only file (a sweep killed after
+# its header): one count, never "0" twice
+rows() {
+    if [ -f "$1/timings.csv" ]; then tail -n +2 "$1/timings.csv" | grep -c '' || true
+    else echo 0; fi
+}
 samples() {
     if [ -f "$1/samples.csv" ]; then tail -n +2 "$1/samples.csv" | grep -c ''
     elif [ -f "$1/samples.csv.gz" ]; then gzip -dc "$1/samples.csv.gz" | tail -n +2 | grep -c ''
