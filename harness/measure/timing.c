@@ -32,27 +32,49 @@ double timing_run_batch(const rbd_timeable *t, long calls, int *k, int *err)
     return t1 - t0;
 }
 
+/* Aim of a calibrated batch: 5% past o->batch_ns, so that the noise of one
+ * timing rarely leaves a batch short, while batches stay close to the length
+ * asked for (the rounds' cost is K batches of every cell). */
+#define TIMING_AIM 1.05
+
 int timing_calibrate(const rbd_timeable *t, const timing_opts *o, int *k, long *out)
 {
     int err = 0;
-    double w0 = timing_now_ns();
+    /* Warm-up: batches doubling from one call until o->warmup_ns have passed,
+     * each cut to the time left at the last batch's speed, so the warm-up
+     * lasts its length rather than up to twice it.  Its longest batch (the
+     * least timer overhead per call) gives the calibration its first
+     * estimate of ns per call. */
+    double w0 = timing_now_ns(), per_call = 0, longest = 0;
     long calls = 1;
-    while (timing_now_ns() - w0 < o->warmup_ns) {
-        if (timing_run_batch(t, calls, k, &err) < 0) return err;
-        if (calls < (1L << 20)) calls *= 2;
+    for (;;) {
+        double left = o->warmup_ns - (timing_now_ns() - w0);
+        if (left <= 0) break;
+        if (per_call > 0 && left / per_call < (double)calls) calls = (long)ceil(left / per_call);
+        double ns = timing_run_batch(t, calls, k, &err);
+        if (ns < 0) return err;
+        if (ns > longest) { longest = ns; per_call = ns / (double)calls; }
         if (o->stop && *o->stop) return 1;
+        if (calls < (1L << 20)) calls *= 2;
     }
+    /* Calibration: the first batch sized from that estimate (one call with
+     * no warm-up), a short batch grown by what it missed, until one batch
+     * lasts >= o->batch_ns: that call count is every batch's. */
     calls = 1;
+    if (per_call > 0) {
+        double c = TIMING_AIM * o->batch_ns / per_call;
+        calls = c < 1 ? 1 : c > (double)(1L << 40) ? 1L << 40 : (long)ceil(c);
+    }
     for (;;) {
         double ns = timing_run_batch(t, calls, k, &err);
         if (ns < 0) return err;
         if (ns >= o->batch_ns) break;
         if (o->stop && *o->stop) return 1;
-        double grow = ns > 0 ? 1.25 * o->batch_ns / ns : 10;
-        if (grow < 2) grow = 2;
+        if (calls >= (1L << 40)) break;
+        double grow = ns > 0 ? TIMING_AIM * o->batch_ns / ns : 100;
         if (grow > 100) grow = 100;
-        if (calls > (1L << 40)) break;
-        calls = (long)ceil((double)calls * grow);
+        long next = (long)ceil((double)calls * grow);
+        calls = next > calls ? next : calls + 1;
     }
     *out = calls;
     return 0;
