@@ -328,7 +328,7 @@ static int peer_timeables(const bench_target *const *t, int n, const rbd_model *
         int rc = peer_check_func(&ps[j].pm, t[i]->peer_func, c->seed, &nt->chk);
         if (rc == RBD_ENOMEM) return rc;
         nt->checked = !rc;
-        if (rc) snprintf(nt->why, sizeof nt->why, "check against %s failed: %s", pf->ours, rbd_last_error());
+        if (rc) snprintf(nt->why, sizeof nt->why, "its check against %s did not run: %s", pf->ours, rbd_last_error());
         else if (!nt->chk.pass)
             snprintf(nt->why, sizeof nt->why, "outputs disagree with %s: %.3g relative > %.3g, at %s", pf->ours,
                      nt->chk.err, nt->chk.tol, nt->chk.worst);
