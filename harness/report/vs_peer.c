@@ -21,6 +21,7 @@ typedef struct {
     const char *peer;
     fn_info fn[MAXFN];
     int nfn;
+    char emit[MAXFN][64];      /* the names of the emitted variants' columns */
     int zeros_preset;
     csvlog checks;
     int have_checks;
@@ -39,6 +40,14 @@ int vs_peer_present(const timing_row *rows, int n, const char *peer)
  * its outputs reused; zeros_preset: method_options in meta.json). */
 static const char *ours_writes(const char *ours, int zeros_preset)
 {
+    static const char suffix[] = "-emit";   /* an emitted method writes what its generic one writes */
+    size_t len = strlen(ours), sl = sizeof suffix - 1;
+    char base[64];
+    if (len > sl && len - sl < sizeof base && !strcmp(ours + len - sl, suffix)) {
+        memcpy(base, ours, len - sl);
+        base[len - sl] = 0;
+        ours = base;
+    }
     if (!strcmp(ours, "idsva"))
         return zeros_preset ? "tau, dtau/dq, dtau/dv: the related entries (structural zeros cleared once, "
                               "zeros_preset)"
@@ -73,6 +82,23 @@ static double target(const char *peer, const char *ours, const char *fn, const t
         return r->N == 10 ? 0.8 : r->N >= 50 && r->N <= 500 ? 0.5 : NAN;
     }
     return NAN;
+}
+
+/* A column more for each function whose counterpart has an emitted variant
+ * timed in the run (methods/emit: idsva-emit, fdsva-emit), against the same
+ * peer function in the same rounds, beside the generic method's. */
+static void add_emitted(vs_ctx *c, const timing_row *rows, int n)
+{
+    for (int k = 0, nfn = c->nfn; k < nfn && c->nfn < MAXFN; k++) {
+        char *name = c->emit[c->nfn];
+        snprintf(name, sizeof c->emit[0], "%s-emit", c->fn[k].ours);
+        int timed = 0;
+        for (int r = 0; r < n && !timed; r++) timed = !strcmp(rows[r].method, name);
+        if (!timed) continue;
+        c->fn[c->nfn] = c->fn[k];
+        c->fn[c->nfn].ours = name;
+        c->nfn++;
+    }
 }
 
 static int load_meta(const char *dir, const char *peer, vs_ctx *c)
@@ -334,6 +360,7 @@ int vs_peer_write(FILE *f, const char *dir, const char *peer, const timing_row *
         if (rc == RBD_EIO) rc = 0;      /* no checks file: the table says "-" */
     }
     if (rc) { json_decref(c.meta); return rc; }
+    add_emitted(&c, rows, n);
     json_t *p = json_object_get(json_object_get(c.meta, "peers"), peer);
     const char *version = json_string_value(json_object_get(p, "version"));
     const char *build = json_string_value(json_object_get(p, "build"));
