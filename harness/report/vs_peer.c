@@ -40,14 +40,6 @@ int vs_peer_present(const timing_row *rows, int n, const char *peer)
  * its outputs reused; zeros_preset: method_options in meta.json). */
 static const char *ours_writes(const char *ours, int zeros_preset)
 {
-    static const char suffix[] = "-emit";   /* an emitted method writes what its generic one writes */
-    size_t len = strlen(ours), sl = sizeof suffix - 1;
-    char base[64];
-    if (len > sl && len - sl < sizeof base && !strcmp(ours + len - sl, suffix)) {
-        memcpy(base, ours, len - sl);
-        base[len - sl] = 0;
-        ours = base;
-    }
     if (!strcmp(ours, "idsva"))
         return zeros_preset ? "tau, dtau/dq, dtau/dv: the related entries (structural zeros cleared once, "
                               "zeros_preset)"
@@ -57,6 +49,9 @@ static const char *ours_writes(const char *ours, int zeros_preset)
         { "rnea", "tau" }, { "aba", "qdd" }, { "minv", "M^-1, every entry" }, { "crba", "M, every entry" },
         { "idsva-so", "tau, d2tau/dq2, d2tau/dv2, d2tau/dqdv, dM/dq: the four nv^3 tensors zeroed, then "
                       "filled, as Pinocchio" },
+        /* the emitted code stores every output entry, the structural zeros as constants (emit_c.c) */
+        { "idsva-emit", "tau, dtau/dq, dtau/dv, every entry" },
+        { "fdsva-emit", "qdd, dqdd/dq, dqdd/dv, dqdd/dtau = M^-1, every entry" },
     };
     for (size_t k = 0; k < sizeof w / sizeof w[0]; k++)
         if (!strcmp(w[k][0], ours)) return w[k][1];

@@ -54,11 +54,18 @@ for p in ${RBD_PEERS_EXPECTED:-}; do
     awk -v p="$p." '/^peer function / { match($0, /^peer function +check/); h = RLENGTH }
         index($0, p) == 1 && !/not timed/ { match($0, /^[^ ]+ +[^ ]+/); if (RLENGTH != h) bad = 1 }
         END { exit bad || !h }' "$TMP/out.$p" || fail "time --peers $p: the peer table's columns shift: $(cat "$TMP/out.$p")"
-    "$RBDIFF" sweep --robots ur5 --methods "$ours" --peers "$p" "${quick[@]}" --out "$TMP/s.$p" \
+    # the sweep also times idsva-emit (methods/emit), which vs-<peer>.md
+    # puts in a column of its own beside idsva's
+    "$RBDIFF" sweep --robots ur5 --methods "$ours,idsva-emit" --peers "$p" "${quick[@]}" --out "$TMP/s.$p" \
         >/dev/null 2>"$TMP/err" || fail "sweep --peers $p: $(cat "$TMP/err")"
     [ "$(grep -c ",yes," "$TMP/s.$p/peer_checks.csv")" -eq "$want" ] || fail "$p: peer_checks.csv lacks $want timed checks"
     grep -q "\"$p\"" "$TMP/s.$p/meta.json" || fail "$p: meta.json does not describe the peer"
     "$RBDIFF" anchors "$TMP/s.$p" >/dev/null 2>&1 || fail "anchors on a run with $p failed"
     grep -qF "measured live" "$TMP/s.$p/vs-${p%@*}.md" || fail "vs-${p%@*}.md is not the live table"
+    if grep -q '"ours": *"idsva"' "$TMP/s.$p/meta.json"; then
+        grep -q "^| tests/models/ur5.urdf .*| [0-9.]* ([0-9]*/[0-9]*) |$" "$TMP/s.$p/vs-${p%@*}.md" &&
+            grep -q "| idsva-emit / [^|]* | 1 |" "$TMP/s.$p/vs-${p%@*}.md" ||
+            fail "vs-${p%@*}.md has no idsva-emit column timed on ur5"
+    fi
 done
 passed "peers checks passed (live: ${RBD_PEERS_EXPECTED:-none})"
