@@ -88,12 +88,15 @@ typedef struct {
  * load it, or its outputs disagree with ours (note.why says which) */
 enum { BENCH_NOT_TIMED = 1 };
 
+/* What `time` and `advise` print for a target whose status is RBD_ENOTSUP. */
+#define BENCH_NOT_APPLICABLE "not applicable to this model: its joints, or over an emitted method's nv limit"
+
 /* Times the n targets t[] on model m together (timing_measure_set: one
  * batch of each per round), so their ratios are paired.  Each peer first
  * loads m and has every function checked against ours; a function that
  * fails is BENCH_NOT_TIMED.  status[i] is 0 (rows[i] filled), RBD_ENOTSUP
- * (the method does not apply to m's joints), BENCH_NOT_TIMED, or the error
- * that stopped the set.  note (NULL, or n entries) gets the peer targets'
+ * (the method does not apply to m: BENCH_NOT_APPLICABLE), BENCH_NOT_TIMED,
+ * or the error that stopped the set.  note (NULL, or n entries) gets the peer targets'
  * checks.  Returns 0, 1 when interrupted, or the first error other than
  * those (the target with that status names it; nothing is measured then). */
 int bench_measure_set(const bench_target *const *t, int n, const rbd_model *m, const bench_model *bm,

@@ -104,8 +104,7 @@ static int advise_model(const bench_target *tg, int ntg, const bench_model *bm, 
     int di = find_target(tg, ntg, st, "idsva"), df = find_target(tg, ntg, st, "fdsva");
     for (int i = 0; i < ntg; i++) {
         if (st[i] == RBD_ENOTSUP) {
-            printf("%-*s (not applicable to this model: its joints, or over an emitted method's nv limit)\n", wn,
-                   tg[i].name);
+            printf("%-*s (" BENCH_NOT_APPLICABLE ")\n", wn, tg[i].name);
             continue;
         }
         if (st[i]) {    /* once per reason, on one line (MuJoCo's load errors hold newlines) */

@@ -97,8 +97,7 @@ static void end(void *ctx, const time_plan *tp, const bench_model *bm, const int
     int wn = name_width(tp);
     for (int i = 0; i < tp->ntg; i++)
         if (st[i] == RBD_ENOTSUP)
-            printf("%-*s (not applicable to this model: its joints, or over an emitted method's nv limit)\n", wn,
-                   tp->tg[i].name);
+            printf("%-*s (" BENCH_NOT_APPLICABLE ")\n", wn, tp->tg[i].name);
     for (int k = 0; k < nrows; k++)
         if (!strcmp(rows[k].model, bm->spec) && strcmp(rows[k].kind, "peer")) print_row(tp, &rows[k], rows, nrows, wn);
     print_peers(tp->tg, tp->ntg, st, notes, rows, nrows, bm->spec);
